@@ -1,0 +1,58 @@
+# The one entry point. `make help` lists the targets.
+MODE ?= y
+MODES ?= y n
+SHELL := /bin/bash
+
+.PHONY: help deps tree build build-all boot run kselftest test test-full \
+	export check lint check-failures clean
+
+help: ## this list
+	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
+		awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
+	@echo "  MODE=y|n selects CONFIG_HIGHATOMIC_RESERVE for build, boot, run, kselftest"
+
+deps: ## install the packages (apt-get; root) and the pinned linux-source
+	scripts/deps
+
+tree: deps ## import the base into build/linux and fetch the series from the bundle
+	scripts/tree setup
+
+build: tree ## build kernel, modules and mm selftests of MODE in build/obj-MODE
+	scripts/build $(MODE) all
+
+build-all: tree ## build both modes
+	@for m in $(MODES); do scripts/build $$m all || exit 1; done
+
+boot: ## interactive shell in a guest running MODE (Ctrl-A X quits)
+	qemu/run --mode $(MODE)
+
+run: ## run CMD="..." in a guest running MODE; exits with its status
+	@[ -n "$(CMD)" ] || { echo 'usage: make run MODE=y CMD="command"' >&2; exit 2; }
+	qemu/run --mode $(MODE) -- bash -c "$$CMD"
+
+kselftest: ## make kselftest TARGETS=mm (quick selection) in a MODE guest
+	selftests/run --modes $(MODE)
+
+test: build-all ## the main job: build, boot and test both modes, summary per mode
+	@t0=$$(date +%s); selftests/run --modes "$(MODES)"; rc=$$?; \
+		echo "tests took $$(( $$(date +%s) - t0 )) s"; exit $$rc
+
+test-full: build-all ## every run_vmtests.sh category in both modes (long)
+	selftests/run --modes "$(MODES)" --all --timeout 5400
+
+export: ## write the tree's series into kernel-branch.bundle and patches/
+	scripts/export
+
+check: lint ## bundle and patches/ agree; checkpatch --strict of every patch
+	scripts/check-series --checkpatch
+
+lint: ## shellcheck and python syntax of the project's scripts
+	shellcheck -x -P SCRIPTDIR scripts/tree scripts/build scripts/export scripts/check-series \
+		scripts/deps scripts/lib.sh scripts/check-failures qemu/run qemu/guest-init selftests/run .ci/run
+	python3 -m py_compile scripts/check-config.py selftests/ktap_summary.py
+
+check-failures: ## show that broken cases fail clearly: bad bundle, panic, hang, failing test
+	scripts/check-failures
+
+clean: ## remove build outputs (keeps the tree and ccache)
+	rm -rf build/obj-y build/obj-n build/results build/runs

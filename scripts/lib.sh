@@ -1,0 +1,51 @@
+# shellcheck shell=bash
+# Common helpers for the project's scripts. Source it; do not run it.
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+TREE=${TREE:-$BUILD/linux}
+# shellcheck source=base.conf
+. "$TOP/base.conf"
+
+log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+warn() { printf '[%s] WARNING: %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { printf '[%s] ERROR: %s\n' "$(date +%H:%M:%S)" "$*" >&2; exit 1; }
+
+# step "what" cmd args...: say what a long step does, run it, say how long it took.
+step() {
+	local what=$1 t0 rc=0
+	shift
+	t0=$(date +%s)
+	log "$what ..."
+	"$@" || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		log "$what failed after $(($(date +%s) - t0)) s (exit $rc)"
+		return "$rc"
+	fi
+	log "$what done in $(($(date +%s) - t0)) s"
+}
+
+# check_mode MODE: the value of CONFIG_HIGHATOMIC_RESERVE a build is for.
+check_mode() {
+	case "${1:-}" in
+	y|n) ;;
+	*) die "MODE must be y or n (CONFIG_HIGHATOMIC_RESERVE), got '${1:-}'" ;;
+	esac
+}
+
+objdir() { echo "$BUILD/obj-$1"; }
+
+# Fixed identity and dates: the base import must give the same commit id every time.
+base_git() {
+	GIT_AUTHOR_NAME="Debian linux-source" GIT_AUTHOR_EMAIL="debian-kernel@lists.debian.org" \
+	GIT_COMMITTER_NAME="Debian linux-source" GIT_COMMITTER_EMAIL="debian-kernel@lists.debian.org" \
+	GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z" \
+	git -c core.autocrlf=false -c core.filemode=true -c core.symlinks=true \
+		-c commit.gpgsign=false -c i18n.commitEncoding=UTF-8 "$@"
+}
+
+base_message() {
+	printf '%s %s\n\nImported from %s of Debian package %s %s.\n' \
+		"$LINUX_SOURCE_PACKAGE" "$LINUX_SOURCE_VERSION" \
+		"$(basename "$LINUX_SOURCE_TARBALL")" "$LINUX_SOURCE_PACKAGE" "$LINUX_SOURCE_VERSION"
+}

@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""Read what `make kselftest TARGETS=mm` printed in a guest and say what passed.
+
+usage: ktap_summary.py OUTPUT [--json FILE] [--label TEXT]
+
+make kselftest exits 0 whatever the tests did, so the verdict has to come from
+its output: the kselftest runner's KTAP lines (one per program it runs; for mm
+that is run_vmtests.sh) and, nested in them with a "# " prefix, the KTAP lines
+run_vmtests.sh prints for every test it runs. Each test is counted once:
+passed, failed, or skipped with the reason the test printed before [SKIP].
+A runner-level failure with no failing test under it (a timeout, a crash of
+run_vmtests.sh itself) and a run that never printed its plan count as a
+failure of their own, so that nothing is lost.
+
+Prints one line per test and a closing 'N passed, N failed, N skipped'.
+Exit status: 0 if nothing failed, 1 otherwise, 2 on bad usage.
+"""
+import argparse
+import json
+import re
+import sys
+
+OUTER = re.compile(r'^(ok|not ok) (\d+) selftests: (\S+): (\S+)(?: # (.*))?$')
+INNER = re.compile(r'^# (ok|not ok) (\d+) (.*?)(?: # (SKIP|exit=\d+|TIMEOUT)(.*))?$')
+NOISE = re.compile(r'^[-=]*$|^\[(SKIP|PASS|FAIL)\]$|^running ')
+
+
+def skip_reason(lines):
+    """The last line a test printed before [SKIP], as its reason."""
+    for line in reversed(lines):
+        text = line.strip()
+        if text and not NOISE.match(text):
+            return text
+    return 'no reason printed'
+
+
+def parse(stream):
+    tests, outer, context = [], [], []
+    planned = False
+    for raw in stream:
+        line = raw.rstrip('\n')
+        m = OUTER.match(line)
+        if m:
+            outer.append({'name': f'{m.group(3)}:{m.group(4)}',
+                          'ok': m.group(1) == 'ok',
+                          'directive': (m.group(5) or '').strip()})
+            continue
+        m = INNER.match(line)
+        if m:
+            status, _, name, directive, rest = m.groups()
+            if status == 'ok' and directive == 'SKIP':
+                tests.append({'name': name, 'result': 'skip',
+                              'reason': skip_reason(context)})
+            elif status == 'ok':
+                tests.append({'name': name, 'result': 'pass'})
+            else:
+                why = ((directive or '') + (rest or '')).strip()
+                tests.append({'name': name, 'result': 'fail',
+                              'reason': why or 'not ok'})
+            context = []
+            continue
+        if re.match(r'^# 1\.\.\d+$', line):
+            planned = True
+        if line.startswith('# # '):
+            context.append(line[4:])
+        elif line.startswith('# '):
+            context.append(line[2:])
+    for o in outer:
+        failed_inside = any(t['result'] == 'fail' for t in tests)
+        if not o['ok'] and not failed_inside:
+            tests.append({'name': o['name'], 'result': 'fail',
+                          'reason': o['directive'] or 'runner reported not ok'})
+    if not outer:
+        tests.append({'name': 'kselftest', 'result': 'fail',
+                      'reason': 'no kselftest result line: the run did not finish'})
+    elif not planned:
+        tests.append({'name': 'run_vmtests.sh', 'result': 'fail',
+                      'reason': 'no test plan (1..N): run_vmtests.sh did not finish'})
+    return tests
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('output')
+    ap.add_argument('--json', help='write the results here as JSON')
+    ap.add_argument('--label', default='', help='prefix for the summary line')
+    args = ap.parse_args()
+    try:
+        with open(args.output, encoding='utf-8', errors='replace') as f:
+            tests = parse(f)
+    except OSError as e:
+        print(f'ktap_summary: {e}', file=sys.stderr)
+        return 2
+    counts = {r: sum(t['result'] == r for t in tests) for r in ('pass', 'fail', 'skip')}
+    for t in tests:
+        extra = f": {t['reason']}" if 'reason' in t else ''
+        print(f"  {t['result'].upper():4} {t['name']}{extra}")
+    if args.json:
+        with open(args.json, 'w', encoding='utf-8') as f:
+            json.dump({'tests': tests, 'counts': counts}, f, indent=1)
+    label = f'{args.label}: ' if args.label else ''
+    print(f"{label}{counts['pass']} passed, {counts['fail']} failed, "
+          f"{counts['skip']} skipped")
+    return 1 if counts['fail'] else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
