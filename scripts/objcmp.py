@@ -24,16 +24,36 @@ def funcs(path):
         ins=re.sub(r'\s+', ' ', ins).strip()
         fs[cur].append(ins)
     return fs
-a=funcs(sys.argv[1]); b=funcs(sys.argv[2])
-same=diff=0
-for f in sorted(set(a)|set(b)):
-    if f not in a: print('only in series:', f); continue
-    if f not in b: print('only in base:', f); continue
-    if a[f]==b[f]: same+=1
+UNIQUE_ID = re.compile(r'(__UNIQUE_ID_\w*?)\d+\b')
+SECTION_REL = re.compile(r'(\.(?:rodata|data|bss|text)[.\w]*)([+-]0x[0-9a-f]+)?')
+
+
+def no_addends(insns):
+    """Section-relative relocations without their offsets, and
+    __UNIQUE_ID counters: where a string or a static object landed in its
+    section, not what the code does."""
+    return [UNIQUE_ID.sub(r'\1N', SECTION_REL.sub(r'\1+?', i)) for i in insns]
+
+
+a = funcs(sys.argv[1])
+b = funcs(sys.argv[2])
+same = moved = diff = 0
+for f in sorted(set(a) | set(b)):
+    if f not in b:
+        print('only in base:', f)
+        continue
+    if f not in a:
+        print('only in new:', f)
+        continue
+    if a[f] == b[f]:
+        same += 1
+    elif no_addends(a[f]) == no_addends(b[f]):
+        moved += 1
     else:
-        diff+=1
+        diff += 1
         print(f'differs: {f} ({len(a[f])} vs {len(b[f])} insns)')
-print(f'{same} functions identical, {diff} differ')
+print(f'{same} functions identical, {moved} identical but for section offsets '
+      f'(strings, static objects), {diff} differ')
 if len(sys.argv) > 3:
     import difflib
     for f in sys.argv[3:]:
