@@ -4,7 +4,7 @@ MODES ?= y n
 SHELL := /bin/bash
 
 .PHONY: help deps tree build build-all boot run kselftest test test-full \
-	export check lint check-failures compare-objects clean
+	export check lint check-failures check-bisect compare-objects clean
 
 help: ## this list
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -48,8 +48,11 @@ check: lint ## bundle and patches/ agree; checkpatch --strict of every patch
 
 lint: ## shellcheck and python syntax of the project's scripts
 	shellcheck -x -P SCRIPTDIR scripts/tree scripts/build scripts/export scripts/check-series \
-		scripts/deps scripts/lib.sh scripts/check-failures scripts/compare-objects qemu/run qemu/guest-init selftests/run .ci/run
+		scripts/deps scripts/lib.sh scripts/check-failures scripts/check-bisect scripts/compare-objects qemu/run qemu/guest-init selftests/run .ci/run
 	python3 -m py_compile scripts/check-config.py scripts/objcmp.py selftests/ktap_summary.py
+
+check-bisect: ## every commit of the series builds and boots in both modes (long)
+	scripts/check-bisect
 
 compare-objects: ## =y objects of the series vs the base, function by function
 	scripts/compare-objects
