@@ -22,6 +22,8 @@ import sys
 
 OUTER = re.compile(r'^(ok|not ok) (\d+) selftests: (\S+): (\S+)(?: # (.*))?$')
 INNER = re.compile(r'^# (ok|not ok) (\d+) (.*?)(?: # (SKIP|exit=\d+|TIMEOUT)(.*))?$')
+# KTAP of a harness program run by run_vmtests.sh: listed under its test
+NESTED = re.compile(r'^# # (ok|not ok) \d+ (\S+)(?: # (.*))?$')
 NOISE = re.compile(r'^[-=]*$|^\[(SKIP|PASS|FAIL)\]$|^running ')
 
 
@@ -35,7 +37,7 @@ def skip_reason(lines):
 
 
 def parse(stream):
-    tests, outer, context = [], [], []
+    tests, outer, context, nested = [], [], [], []
     planned = False
     for raw in stream:
         line = raw.rstrip('\n')
@@ -45,6 +47,10 @@ def parse(stream):
                           'ok': m.group(1) == 'ok',
                           'directive': (m.group(5) or '').strip()})
             continue
+        m = NESTED.match(line)
+        if m:
+            nested.append(f"{m.group(1)} {m.group(2)}" +
+                          (f" # {m.group(3)}" if m.group(3) else ''))
         m = INNER.match(line)
         if m:
             status, _, name, directive, rest = m.groups()
@@ -57,7 +63,9 @@ def parse(stream):
                 why = ((directive or '') + (rest or '')).strip()
                 tests.append({'name': name, 'result': 'fail',
                               'reason': why or 'not ok'})
-            context = []
+            if nested:
+                tests[-1]['subtests'] = nested
+            context, nested = [], []
             continue
         if re.match(r'^# 1\.\.\d+$', line):
             planned = True
@@ -95,6 +103,8 @@ def main():
     for t in tests:
         extra = f": {t['reason']}" if 'reason' in t else ''
         print(f"  {t['result'].upper():4} {t['name']}{extra}")
+        for sub in t.get('subtests', []):
+            print(f"         {sub}")
     if args.json:
         with open(args.json, 'w', encoding='utf-8') as f:
             json.dump({'tests': tests, 'counts': counts}, f, indent=1)
