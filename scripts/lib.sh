@@ -49,3 +49,27 @@ base_message() {
 		"$LINUX_SOURCE_PACKAGE" "$LINUX_SOURCE_VERSION" \
 		"$(basename "$LINUX_SOURCE_TARBALL")" "$LINUX_SOURCE_PACKAGE" "$LINUX_SOURCE_VERSION"
 }
+
+# verify_bundle FILE [GIT-DIR]: the bundle's header names refs and a base
+# the tree has (git bundle verify), and its pack is whole: git bundle verify
+# does not read the pack, and git fetch skips it when it already has the
+# objects, so check the pack's trailing SHA-1 over its contents.
+verify_bundle() {
+	local file=$1 dir=${2:-$TREE}
+	git -C "$dir" bundle verify -q "$file" >/dev/null 2>"$BUILD/bundle-verify.err" || {
+		cat "$BUILD/bundle-verify.err" >&2
+		return 1
+	}
+	python3 - "$file" <<'PY'
+import hashlib
+import sys
+
+data = open(sys.argv[1], 'rb').read()
+end = data.find(b'\n\n')
+pack = data[end + 2:] if end >= 0 else b''
+if len(pack) < 32 or not pack.startswith(b'PACK'):
+    sys.exit(f'{sys.argv[1]}: no pack after the header (truncated?)')
+if hashlib.sha1(pack[:-20]).digest() != pack[-20:]:
+    sys.exit(f'{sys.argv[1]}: the pack checksum does not match (corrupt)')
+PY
+}
