@@ -25,15 +25,45 @@ step() {
 	log "$what done in $(($(date +%s) - t0)) s"
 }
 
-# check_mode MODE: the value of CONFIG_HIGHATOMIC_RESERVE a build is for.
+# check_mode MODE: the value of CONFIG_HIGHATOMIC_RESERVE a build is for, or
+# "base": the pinned base without the series, to compare the series with.
 check_mode() {
 	case "${1:-}" in
-	y|n) ;;
-	*) die "MODE must be y or n (CONFIG_HIGHATOMIC_RESERVE), got '${1:-}'" ;;
+	y|n|base) ;;
+	*) die "MODE must be y or n (CONFIG_HIGHATOMIC_RESERVE) or base (no series), got '${1:-}'" ;;
 	esac
 }
 
 objdir() { echo "$BUILD/obj-$1"; }
+
+# tree_of MODE: the source tree a mode builds from. The base is a worktree of
+# the kernel tree, detached at BASE_COMMIT, with one change in its working
+# tree: the series' build fix for the mm selftests (khugepaged.c), without
+# which none of them builds. The kernel sources are the base's.
+BASE_TREE=$BUILD/base-tree
+tree_of() { if [ "$1" = base ]; then echo "$BASE_TREE"; else echo "$TREE"; fi; }
+SELFTEST_FIX='^selftests/mm: khugepaged: include kselftest.h'
+
+ensure_base_tree() {
+	local fix changed
+	[ -d "$TREE/.git" ] || die "$TREE missing: run make tree"
+	if [ ! -e "$BASE_TREE/.git" ]; then
+		git -C "$TREE" worktree prune
+		log "checking out the base $BASE_COMMIT in $BASE_TREE"
+		git -C "$TREE" worktree add -q --detach "$BASE_TREE" "$BASE_COMMIT"
+	fi
+	[ "$(git -C "$BASE_TREE" rev-parse HEAD)" = "$BASE_COMMIT" ] ||
+		die "$BASE_TREE is not at the base $BASE_COMMIT"
+	if git -C "$BASE_TREE" diff --quiet; then
+		fix=$(git -C "$TREE" log -1 --format=%H --grep="$SELFTEST_FIX" "$BASE_COMMIT..$SERIES_BRANCH")
+		[ -n "$fix" ] || die "the series has no commit '$SELFTEST_FIX'"
+		git -C "$TREE" diff "$fix^" "$fix" | git -C "$BASE_TREE" apply ||
+			die "cannot apply $fix to $BASE_TREE"
+	fi
+	changed=$(git -C "$BASE_TREE" diff --name-only)
+	[ "$changed" = tools/testing/selftests/mm/khugepaged.c ] ||
+		die "$BASE_TREE has changes besides the selftest build fix: $changed"
+}
 
 # Fixed identity and dates: the base import must give the same commit id every time.
 base_git() {
