@@ -4,12 +4,13 @@ MODES ?= y n
 SHELL := /bin/bash
 
 .PHONY: help deps tree build build-all boot run kselftest test test-full \
-	export check lint check-failures check-bisect compare-objects clean
+	export check lint check-failures check-bisect compare-objects compare-selftests clean
 
 help: ## this list
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
 		awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
-	@echo "  MODE=y|n selects CONFIG_HIGHATOMIC_RESERVE for build, boot, run, kselftest"
+	@echo "  MODE=y|n selects CONFIG_HIGHATOMIC_RESERVE for build, boot, run, kselftest;"
+	@echo "  MODE=base is the base without the series"
 
 deps: ## install the packages (apt-get; root) and the pinned linux-source
 	scripts/deps
@@ -49,7 +50,8 @@ check: lint ## bundle and patches/ agree; checkpatch --strict of every patch
 lint: ## shellcheck and python syntax of the project's scripts
 	shellcheck -x -P SCRIPTDIR scripts/tree scripts/build scripts/export scripts/check-series \
 		scripts/deps scripts/lib.sh scripts/check-failures scripts/check-bisect scripts/compare-objects qemu/run qemu/guest-init selftests/run .ci/run
-	python3 -m py_compile scripts/check-config.py scripts/objcmp.py selftests/ktap_summary.py
+	python3 -m py_compile scripts/check-config.py scripts/objcmp.py selftests/ktap_summary.py \
+		selftests/compare.py
 
 check-bisect: ## every commit of the series builds and boots in both modes (long)
 	scripts/check-bisect
@@ -57,8 +59,14 @@ check-bisect: ## every commit of the series builds and boots in both modes (long
 compare-objects: ## =y objects of the series vs the base, function by function
 	scripts/compare-objects
 
+compare-selftests: tree ## quick mm selftests on the base (no series), =y and =n, compared test by test (long)
+	scripts/build base all
+	@for m in $(MODES); do scripts/build $$m all || exit 1; done
+	-selftests/run --modes "base $(MODES)"
+	python3 selftests/compare.py build/results/base $(addprefix build/results/,$(MODES))
+
 check-failures: ## show that broken cases fail clearly: bad bundle, panic, hang, failing test
 	scripts/check-failures
 
 clean: ## remove build outputs (keeps the tree and ccache)
-	rm -rf build/obj-y build/obj-n build/results build/runs
+	rm -rf build/obj-y build/obj-n build/obj-base build/results build/runs
