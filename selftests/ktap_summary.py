@@ -25,6 +25,8 @@ INNER = re.compile(r'^# (ok|not ok) (\d+) (.*?)(?: # (SKIP|exit=\d+|TIMEOUT)(.*)
 # KTAP of a harness program run by run_vmtests.sh: listed under its test
 NESTED = re.compile(r'^# # (ok|not ok) \d+ (\S+)(?: # (.*))?$')
 NOISE = re.compile(r'^[-=]*$|^\[(SKIP|PASS|FAIL)\]$|^running ')
+# "... \x1b[31mFail\x1b[0m": a check that failed, as khugepaged prints it
+FAILED_CHECK = re.compile(r'(?:\x1b\[[0-9;]*m|\b)Fail(?:ed)?\b')
 
 
 def skip_reason(lines):
@@ -57,6 +59,11 @@ def parse(stream):
             if status == 'ok' and directive == 'SKIP':
                 tests.append({'name': name, 'result': 'skip',
                               'reason': skip_reason(context)})
+                # khugepaged exits with its count of failed checks: four
+                # failures read as KSFT_SKIP (4).
+                failed = [c for c in context if FAILED_CHECK.search(c)]
+                if failed:
+                    tests[-1]['failed_checks'] = len(failed)
             elif status == 'ok':
                 tests.append({'name': name, 'result': 'pass'})
             else:
@@ -112,6 +119,9 @@ def main():
     # base's test_hmm.sh does) passes with failing subtests: say so.
     for h in hidden:
         print(f"  NOTE not ok under a passing test: {h}")
+    for t in tests:
+        if t.get('failed_checks'):
+            print(f"  NOTE skipped, but printed {t['failed_checks']} failed checks: {t['name']}")
     if args.json:
         with open(args.json, 'w', encoding='utf-8') as f:
             json.dump({'tests': tests, 'counts': counts}, f, indent=1)
