@@ -18,23 +18,14 @@ import os
 import sys
 
 
-def sub_result(line):
-    """'ok NAME # SKIP why' -> (NAME, 'skip'), 'not ok NAME' -> (NAME, 'fail')."""
-    if line.startswith('not ok '):
-        return line[7:].partition(' # ')[0], 'fail'
-    name, _, directive = line[3:].partition(' # ')
-    return name, 'skip' if directive.startswith('SKIP') else 'pass'
-
-
 def load(path):
     with open(os.path.join(path, 'results.json'), encoding='utf-8') as f:
         data = json.load(f)
     results = {}
     for t in data['tests']:
         results[t['name']] = t['result']
-        for line in t.get('subtests', []):
-            name, res = sub_result(line)
-            results[f"{t['name']} / {name}"] = res
+        for sub in t.get('subtests', []):
+            results[f"{t['name']} / {sub['name']}"] = sub['result']
     return results
 
 

@@ -51,8 +51,12 @@ def parse(stream):
             continue
         m = NESTED.match(line)
         if m:
-            nested.append(f"{m.group(1)} {m.group(2)}" +
-                          (f" # {m.group(3)}" if m.group(3) else ''))
+            directive = m.group(3) or ''
+            result = ('fail' if m.group(1) == 'not ok' else
+                      'skip' if directive.startswith('SKIP') else 'pass')
+            nested.append({'name': m.group(2), 'result': result,
+                           'line': f"{m.group(1)} {m.group(2)}" +
+                                   (f" # {directive}" if directive else '')})
         m = INNER.match(line)
         if m:
             status, _, name, directive, rest = m.groups()
@@ -112,9 +116,9 @@ def main():
         extra = f": {t['reason']}" if 'reason' in t else ''
         print(f"  {t['result'].upper():4} {t['name']}{extra}")
         for sub in t.get('subtests', []):
-            print(f"         {sub}")
-            if t['result'] == 'pass' and sub.startswith('not ok '):
-                hidden.append(f"{t['name']}: {sub[7:]}")
+            print(f"         {sub['line']}")
+            if t['result'] == 'pass' and sub['result'] == 'fail':
+                hidden.append(f"{t['name']}: {sub['name']}")
     # A wrapper script that exits 0 whatever its program reported (the
     # base's test_hmm.sh does) passes with failing subtests: say so.
     for h in hidden:
