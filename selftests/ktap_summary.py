@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Read what `make kselftest TARGETS=mm` printed in a guest and say what passed.
 
-usage: ktap_summary.py OUTPUT [--json FILE] [--label TEXT]
+usage: ktap_summary.py OUTPUT [--json FILE] [--label TEXT] [--failures FILE]
 
 make kselftest exits 0 whatever the tests did, so the verdict has to come from
 its output: the kselftest runner's KTAP lines (one per program it runs; for mm
@@ -13,6 +13,9 @@ run_vmtests.sh itself) and a run that never printed its plan count as a
 failure of their own, so that nothing is lost.
 
 Prints one line per test and a closing 'N passed, N failed, N skipped'.
+--failures writes only the failures, each with its failing subtests and the
+last lines it printed that say why (assertions, "Fail", "not ok"), so that a
+log cut in the middle (CI keeps its head and its tail) still names them.
 Exit status: 0 if nothing failed, 1 otherwise, 2 on bad usage.
 """
 import argparse
@@ -27,6 +30,14 @@ NESTED = re.compile(r'^# # (ok|not ok) \d+ (\S+)(?: # (.*))?$')
 NOISE = re.compile(r'^[-=]*$|^\[(SKIP|PASS|FAIL)\]$|^running ')
 # "... \x1b[31mFail\x1b[0m": a check that failed, as khugepaged prints it
 FAILED_CHECK = re.compile(r'(?:\x1b\[[0-9;]*m|\b)Fail(?:ed)?\b')
+# Lines that say why a test failed: harness assertions, kselftest's
+# "not ok", and the "Fail"/"error" lines of the older tests
+EVIDENCE = re.compile(r'Expected|[Tt]est failed|not ok|\bFAIL|Fail|[Ee]rror|[Tt]imed? ?out')
+# kselftest_harness: "file.c:123:test_name:Expected a (1) == b (2)"
+ASSERTION = re.compile(r'\.c:\d+:\w+:Expected ')
+# the runner's own verdicts and totals: they say that, not why
+EVIDENCE_NOISE = re.compile(r'^(#\s*)*(\[FAIL\]|FAIL\b|FAILED:|Totals:|ok |not ok |\w+: Test failed)')
+EVIDENCE_LINES = 8
 
 
 def skip_reason(lines):
@@ -36,6 +47,25 @@ def skip_reason(lines):
         if text and not NOISE.match(text):
             return text
     return 'no reason printed'
+
+
+def evidence(context):
+    """The lines of a failed test that say why, each with the line before it
+    (a harness test prints its measurement, then "Expected ..."). Harness
+    assertions first; else the older tests' "Fail"/"error" lines."""
+    lines = [c.strip() for c in context]
+    for pattern in (ASSERTION, EVIDENCE):
+        keep = set()
+        for i, line in enumerate(lines):
+            if pattern.search(line) and not EVIDENCE_NOISE.match(line):
+                keep.update((i - 1, i) if i else (i,))
+        found = [lines[i] for i in sorted(keep) if lines[i]]
+        if found:
+            return found[-EVIDENCE_LINES:]
+    # Nothing says why: the last lines it printed
+    quiet = [line for line in lines if line and not EVIDENCE_NOISE.match(line)
+             and not NOISE.match(line)]
+    return quiet[-3:]
 
 
 def parse(stream):
@@ -74,6 +104,7 @@ def parse(stream):
                 why = ((directive or '') + (rest or '')).strip()
                 tests.append({'name': name, 'result': 'fail',
                               'reason': why or 'not ok'})
+                tests[-1]['evidence'] = evidence(context)
             if nested:
                 tests[-1]['subtests'] = nested
             context, nested = [], []
@@ -98,11 +129,27 @@ def parse(stream):
     return tests
 
 
+def failures_text(tests, label):
+    """Each failed test, its not-ok subtests and the lines that say why."""
+    out = []
+    for t in tests:
+        if t['result'] != 'fail':
+            continue
+        out.append(f"{label}FAIL {t['name']}: {t['reason']}\n")
+        for sub in t.get('subtests', []):
+            if sub['result'] == 'fail':
+                out.append(f"    {sub['line']}\n")
+        for line in t.get('evidence', []):
+            out.append(f"    | {line}\n")
+    return ''.join(out)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('output')
     ap.add_argument('--json', help='write the results here as JSON')
     ap.add_argument('--label', default='', help='prefix for the summary line')
+    ap.add_argument('--failures', help='write the failures and why to this file')
     args = ap.parse_args()
     try:
         with open(args.output, encoding='utf-8', errors='replace') as f:
@@ -130,6 +177,9 @@ def main():
         with open(args.json, 'w', encoding='utf-8') as f:
             json.dump({'tests': tests, 'counts': counts}, f, indent=1)
     label = f'{args.label}: ' if args.label else ''
+    if args.failures:
+        with open(args.failures, 'w', encoding='utf-8') as f:
+            f.write(failures_text(tests, label))
     print(f"{label}{counts['pass']} passed, {counts['fail']} failed, "
           f"{counts['skip']} skipped")
     return 1 if counts['fail'] else 0
