@@ -32,7 +32,7 @@ NOISE = re.compile(r'^[-=]*$|^\[(SKIP|PASS|FAIL)\]$|^running ')
 FAILED_CHECK = re.compile(r'(?:\x1b\[[0-9;]*m|\b)Fail(?:ed)?\b')
 # Lines that say why a test failed: harness assertions, kselftest's
 # "not ok", and the "Fail"/"error" lines of the older tests
-EVIDENCE = re.compile(r'Expected|[Tt]est failed|not ok|\bFAIL|Fail|[Ee]rror|[Tt]imed? ?out')
+EVIDENCE = re.compile(r'Expected|not ok|FAIL|Fail|[Ee]rror|[Tt]imed? ?out')
 # kselftest_harness: "file.c:123:test_name:Expected a (1) == b (2)"
 ASSERTION = re.compile(r'\.c:\d+:\w+:Expected ')
 # the runner's own verdicts and totals: they say that, not why
