@@ -1,9 +1,10 @@
 # The one entry point. `make help` lists the targets.
 MODE ?= y
 MODES ?= y n
+N ?= 20
 SHELL := /bin/bash
 
-.PHONY: help deps tree build build-all boot run kselftest test test-full \
+.PHONY: help deps tree build build-all boot run kselftest test test-full stress-tests \
 	export check lint check-failures check-bisect compare-objects compare-selftests clean
 
 help: ## this list
@@ -41,6 +42,10 @@ test: build-all ## the main job: build, boot and test both modes, summary per mo
 test-full: build-all ## every run_vmtests.sh category in both modes (long)
 	selftests/run --modes "$(MODES)" --all --timeout 5400
 
+stress-tests: build-all ## the series' tests N times (N=20) per mode in one guest each: pass/fail/retries
+	@t0=$$(date +%s); selftests/stress --runs "$(N)" --modes "$(MODES)"; rc=$$?; \
+		echo "stress tests took $$(( $$(date +%s) - t0 )) s"; exit $$rc
+
 export: ## write the tree's series into kernel-branch.bundle and patches/
 	scripts/export
 
@@ -49,9 +54,9 @@ check: lint ## bundle and patches/ agree; checkpatch --strict of every patch
 
 lint: ## shellcheck and python syntax of the project's scripts
 	shellcheck -x -P SCRIPTDIR scripts/tree scripts/build scripts/export scripts/check-series \
-		scripts/deps scripts/lib.sh scripts/check-failures scripts/check-bisect scripts/compare-objects qemu/run qemu/guest-init selftests/run .ci/run
+		scripts/deps scripts/lib.sh scripts/check-failures scripts/check-bisect scripts/compare-objects qemu/run qemu/guest-init selftests/run selftests/stress .ci/run
 	python3 -m py_compile scripts/check-config.py scripts/objcmp.py selftests/ktap_summary.py \
-		selftests/compare.py
+		selftests/compare.py selftests/stress_table.py
 
 check-bisect: ## every commit of the series builds and boots in both modes (long)
 	scripts/check-bisect
