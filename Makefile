@@ -54,7 +54,7 @@ check: lint ## bundle and patches/ agree; checkpatch --strict of every patch
 
 lint: ## shellcheck and python syntax of the project's scripts
 	shellcheck -x -P SCRIPTDIR scripts/tree scripts/build scripts/export scripts/check-series \
-		scripts/deps scripts/lib.sh scripts/check-failures scripts/check-bisect scripts/compare-objects qemu/run qemu/guest-init selftests/run selftests/stress .ci/run
+		scripts/deps scripts/lib.sh scripts/check-failures scripts/check-bisect scripts/compare-objects qemu/run qemu/guest-init selftests/run selftests/stress selftests/kill-check .ci/run
 	python3 -m py_compile scripts/check-config.py scripts/objcmp.py selftests/ktap_summary.py \
 		selftests/compare.py selftests/stress_table.py
 
