@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Tabulate repeated runs of the highatomic tests (selftests/stress).
 
-usage: stress_table.py --runs N MODE=OUTPUT [MODE=OUTPUT ...]
+usage: stress_table.py --runs N MODE[/RUNS]=OUTPUT [MODE[/RUNS]=OUTPUT ...]
+
+(RUNS: that output's number of runs, if not N)
 
 Each OUTPUT holds N runs of test_highatomic.sh, each between
 "=== stress run I of N" and "=== stress exit RC". For every test and mode
@@ -122,15 +124,18 @@ def main():
     for spec in args.outputs:
         mode, sep, path = spec.partition('=')
         if not sep or not mode or not path:
-            ap.error(f'{spec!r} is not MODE=OUTPUT')
-        modes.append((mode, path))
+            ap.error(f'{spec!r} is not MODE[/RUNS]=OUTPUT')
+        mode, slash, runs = mode.partition('/')
+        if slash and (not runs.isdigit() or int(runs) < 1):
+            ap.error(f'{spec!r}: RUNS must be a positive number')
+        modes.append((mode, path, int(runs) if slash else args.runs))
 
     total = dict(pass_=0, fail=0, skip=0)
     print(f'| test | mode | pass | fail | skip | rounds retried | most tries | never held |')
     print('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |')
     all_notes = []
-    for mode, path in modes:
-        tests, notes = parse(path, args.runs)
+    for mode, path, runs in modes:
+        tests, notes = parse(path, runs)
         for name, r in tests.items():
             most = str(r['most']) if r['most'] else '-'
             print(f"| {name} | {mode} | {r['pass_']} | {r['fail']} | {r['skip']} | "
