@@ -6,7 +6,8 @@ FRESH ?= 5
 SHELL := /bin/bash
 
 .PHONY: help deps tree build build-all boot run kselftest test test-full stress-tests \
-	export check lint check-failures check-bisect compare-objects compare-selftests clean
+	export check lint check-failures check-bisect compare-objects compare-selftests clean \
+	bench bench-full bench-smoke
 
 help: ## this list
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -47,6 +48,15 @@ stress-tests: build-all ## the series' tests N times (N=20) per mode in one gues
 	@t0=$$(date +%s); selftests/stress --runs "$(N)" --fresh "$(FRESH)" --modes "$(MODES)"; rc=$$?; \
 		echo "stress tests took $$(( $$(date +%s) - t0 )) s"; exit $$rc
 
+bench: build-all ## A/B benchmark, quick profile (both modes, every workload): build/bench/<time>/
+	bench/run --profile quick --modes "$(MODES)"
+
+bench-full: build-all ## A/B benchmark, full profile (long; see README)
+	bench/run --profile full --modes "$(MODES)"
+
+bench-smoke: build-all ## the benchmark's pipeline, one short run of each workload (CI)
+	bench/run --profile smoke --modes "$(MODES)"
+
 export: ## write the tree's series into kernel-branch.bundle and patches/
 	scripts/export
 
@@ -55,9 +65,10 @@ check: lint ## bundle and patches/ agree; checkpatch --strict of every patch
 
 lint: ## shellcheck and python syntax of the project's scripts
 	shellcheck -x -P SCRIPTDIR scripts/tree scripts/build scripts/export scripts/check-series \
-		scripts/deps scripts/lib.sh scripts/check-failures scripts/check-bisect scripts/compare-objects qemu/run qemu/guest-init selftests/run selftests/stress selftests/kill-check .ci/run
+		scripts/deps scripts/lib.sh scripts/check-failures scripts/check-bisect scripts/compare-objects qemu/run qemu/guest-init selftests/run selftests/stress selftests/kill-check .ci/run \
+		bench/guest
 	python3 -m py_compile scripts/check-config.py scripts/objcmp.py selftests/ktap_summary.py \
-		selftests/compare.py selftests/stress_table.py
+		selftests/compare.py selftests/stress_table.py bench/run bench/report bench/zonelist.py
 
 check-bisect: ## every commit of the series builds and boots in both modes (long)
 	scripts/check-bisect
