@@ -4,8 +4,8 @@
  * measured under (mmtests): an anonymous hog and an mmap latency probe.
  *
  *   stutter hog MB SECONDS
- *	fault MB MiB of anonymous memory, then keep writing one word per
- *	page of it until SECONDS have passed
+ *	fault MB MiB of anonymous memory, print "faulted", then keep writing
+ *	one word per page of it until SECONDS have passed
  *   stutter probe PAGES INTERVAL_MS SECONDS
  *	every INTERVAL_MS, map PAGES anonymous pages, write one word per
  *	page, unmap them; print each round's time in microseconds, one per
@@ -41,10 +41,13 @@ static int hog(long mb, long secs)
 		perror("stutter: hog: mmap");
 		return 1;
 	}
-	do {
+	for (off = 0; off < len; off += page)
+		p[off] = 1;
+	printf("faulted\n");
+	fflush(stdout);
+	while (now() < end)
 		for (off = 0; off < len; off += page)
 			p[off]++;
-	} while (now() < end);
 	return 0;
 }
 
