@@ -5,7 +5,7 @@ N ?= 20
 FRESH ?= 5
 SHELL := /bin/bash
 
-.PHONY: help deps tree build build-all boot run kselftest test test-full stress-tests \
+.PHONY: help deps tree build build-all boot run kselftest test test-full stress-tests bench-switches \
 	export check lint check-failures check-bisect compare-objects compare-selftests clean \
 	bench bench-full bench-smoke
 
@@ -53,6 +53,11 @@ bench: build-all ## A/B benchmark, quick profile (both modes, every workload): b
 
 bench-full: build-all ## A/B benchmark, full profile (long; see README)
 	bench/run --profile full --modes "$(MODES)"
+
+SWITCH_MODES = n y y-pcp y-fast y-demand y-minorder y-prefill y-all y-nores
+bench-switches: build-all ## quick profile: =n, =y and =y with each vm.highatomic_* switch (bench/variants.conf); cost: y, y-all
+	bench/run --profile quick --workloads burst,thp --modes "$(SWITCH_MODES)" --out build/bench/switches-$$(date +%Y%m%d-%H%M%S)
+	bench/run --profile quick --workloads alloc --modes "y y-all" --out build/bench/switches-cost-$$(date +%Y%m%d-%H%M%S)
 
 bench-smoke: build-all ## the benchmark's pipeline, one short run of each workload (CI)
 	bench/run --profile smoke --modes "$(MODES)"
