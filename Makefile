@@ -6,6 +6,7 @@ FRESH ?= 5
 SHELL := /bin/bash
 
 .PHONY: help deps tree build build-all boot run kselftest test test-full stress-tests bench-switches \
+	build-debug soak soak-short bad-args \
 	export check lint check-failures check-bisect compare-objects compare-selftests clean \
 	bench bench-full bench-smoke
 
@@ -48,6 +49,22 @@ stress-tests: build-all ## the series' tests N times (N=20) per mode in one gues
 	@t0=$$(date +%s); selftests/stress --runs "$(N)" --fresh "$(FRESH)" --modes "$(MODES)"; rc=$$?; \
 		echo "stress tests took $$(( $$(date +%s) - t0 )) s"; exit $$rc
 
+DEBUG_MODES = $(addsuffix -debug,$(MODES))
+DURATION ?= 300
+build-debug: tree ## build the debug profile of both modes (qemu/debug.config) in build/obj-MODE-debug
+	@for m in $(DEBUG_MODES); do scripts/build $$m all || exit 1; done
+
+soak: build-debug ## soak of DURATION=300 s per mode under the debug profile, then the series' kselftests there
+	@t0=$$(date +%s); selftests/soak --modes "$(DEBUG_MODES)" --duration "$(DURATION)"; rc=$$?; \
+		echo "soak took $$(( $$(date +%s) - t0 )) s"; exit $$rc
+
+soak-short: build-debug ## the soak's short form (CI): 90 s per mode, no kselftests
+	@t0=$$(date +%s); selftests/soak --modes "$(DEBUG_MODES)" --duration 90 --no-kselftests; rc=$$?; \
+		echo "soak took $$(( $$(date +%s) - t0 )) s"; exit $$rc
+
+bad-args: ## every top-level command given wrong arguments fails in one line and changes nothing
+	selftests/bad-args
+
 bench: build-all ## A/B benchmark, quick profile (both modes, every workload): build/bench/<time>/
 	bench/run --profile quick --modes "$(MODES)"
 
@@ -71,9 +88,11 @@ check: lint ## bundle and patches/ agree; checkpatch --strict of every patch
 lint: ## shellcheck and python syntax of the project's scripts
 	shellcheck -x -P SCRIPTDIR scripts/tree scripts/build scripts/export scripts/check-series \
 		scripts/deps scripts/lib.sh scripts/check-failures scripts/check-bisect scripts/compare-objects qemu/run qemu/guest-init selftests/run selftests/stress selftests/kill-check .ci/run \
+		selftests/soak selftests/bad-args \
 		bench/guest
 	python3 -m py_compile scripts/check-config.py scripts/objcmp.py selftests/ktap_summary.py \
-		selftests/compare.py selftests/stress_table.py bench/run bench/report bench/zonelist.py
+		selftests/compare.py selftests/stress_table.py bench/run bench/report bench/zonelist.py \
+		selftests/soak-guest
 
 check-bisect: ## every commit of the series builds and boots in both modes (long)
 	scripts/check-bisect

@@ -26,15 +26,42 @@ step() {
 }
 
 # check_mode MODE: the value of CONFIG_HIGHATOMIC_RESERVE a build is for, or
-# "base": the pinned base without the series, to compare the series with.
+# "base": the pinned base without the series, to compare the series with;
+# y-debug or n-debug: y or n with the debug profile (qemu/debug.config).
 check_mode() {
 	case "${1:-}" in
-	y|n|base) ;;
-	*) die "MODE must be y or n (CONFIG_HIGHATOMIC_RESERVE) or base (no series), got '${1:-}'" ;;
+	y|n|base|y-debug|n-debug) ;;
+	*) die "MODE must be y or n (CONFIG_HIGHATOMIC_RESERVE), y-debug or n-debug (with qemu/debug.config) or base (no series), got '${1:-}'" ;;
+	esac
+}
+
+# debug_cmdline MODE: what the debug profile's checkers need on the kernel
+# command line to be on
+debug_cmdline() {
+	case "$1" in
+	*-debug) echo "debug_pagealloc=on page_owner=on page_poison=1" ;;
 	esac
 }
 
 objdir() { echo "$BUILD/obj-$1"; }
+
+# check_qemu_args ARGS...: the qemu/run options a runner passes on, checked
+# before the first guest boots (qemu/run checks their values)
+check_qemu_args() {
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		--cpus|--mem|--nodes|--node-mem|--append|--disk|--overlay)
+			[ $# -ge 2 ] || die "$1 needs a value"
+			shift 2 ;;
+		*) die "unknown option '$1' (see --help)" ;;
+		esac
+	done
+}
+
+# no_args "$@": for the commands that take none
+no_args() {
+	[ $# -eq 0 ] || die "$(basename "$0") takes no arguments, got '$*'"
+}
 
 # tree_of MODE: the source tree a mode builds from. The base is a worktree of
 # the kernel tree, detached at BASE_COMMIT, with one change in its working
