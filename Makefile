@@ -73,8 +73,9 @@ bench-full: build-all ## A/B benchmark, full profile (long; see README)
 
 SWITCH_MODES = n y y-pcp y-fast y-demand y-minorder y-prefill y-all y-nores
 bench-switches: build-all ## quick profile: =n, =y and =y with each vm.highatomic_* switch (bench/variants.conf); cost: y, y-all
-	bench/run --profile quick --workloads burst,thp --modes "$(SWITCH_MODES)" --out build/bench/switches-$$(date +%Y%m%d-%H%M%S)
-	bench/run --profile quick --workloads alloc --modes "y y-all" --out build/bench/switches-cost-$$(date +%Y%m%d-%H%M%S)
+	@stamp=$$(date +%Y%m%d-%H%M%S); \
+	bench/run --profile quick --workloads burst,thp --modes "$(SWITCH_MODES)" --out build/bench/switches-$$stamp && \
+	bench/run --profile quick --workloads alloc --modes "y y-all" --out build/bench/switches-cost-$$stamp
 
 bench-smoke: build-all ## the benchmark's pipeline, one short run of each workload (CI)
 	bench/run --profile smoke --modes "$(MODES)"
