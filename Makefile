@@ -6,7 +6,7 @@ FRESH ?= 5
 SHELL := /bin/bash
 
 .PHONY: help deps tree build build-all boot run kselftest test test-full stress-tests bench-switches \
-	build-debug soak soak-short bad-args \
+	build-debug soak soak-short bad-args build-matrix build-matrix-distro \
 	export check lint check-failures check-bisect compare-objects compare-selftests clean \
 	bench bench-full bench-smoke
 
@@ -62,6 +62,12 @@ soak-short: build-debug ## the soak's short form (CI): 90 s per mode, no kselfte
 	@t0=$$(date +%s); selftests/soak --modes "$(DEBUG_MODES)" --duration 90 --no-kselftests; rc=$$?; \
 		echo "soak took $$(( $$(date +%s) - t0 )) s"; exit $$rc
 
+build-matrix: tree ## both modes under the guest config and each qemu/matrix/ variant: build, W=1, boot, series' tests
+	scripts/build-matrix
+
+build-matrix-distro: tree ## the series' files with W=1 under Debian's amd64 config, both modes (not CI)
+	scripts/build-matrix --distro
+
 bad-args: ## every top-level command given wrong arguments fails in one line and changes nothing
 	selftests/bad-args
 
@@ -89,7 +95,7 @@ check: lint ## bundle and patches/ agree; checkpatch --strict of every patch
 lint: ## shellcheck and python syntax of the project's scripts
 	shellcheck -x -P SCRIPTDIR scripts/tree scripts/build scripts/export scripts/check-series \
 		scripts/deps scripts/lib.sh scripts/check-failures scripts/check-bisect scripts/compare-objects qemu/run qemu/guest-init selftests/run selftests/stress selftests/kill-check .ci/run \
-		selftests/soak selftests/bad-args \
+		selftests/soak selftests/bad-args scripts/build-matrix \
 		bench/guest
 	python3 -m py_compile scripts/check-config.py scripts/objcmp.py selftests/ktap_summary.py \
 		selftests/compare.py selftests/stress_table.py bench/run bench/report bench/zonelist.py \

@@ -28,11 +28,33 @@ step() {
 # check_mode MODE: the value of CONFIG_HIGHATOMIC_RESERVE a build is for, or
 # "base": the pinned base without the series, to compare the series with;
 # y-debug or n-debug: y or n with the debug profile (qemu/debug.config).
+# y+VARIANT or n+VARIANT: y or n with the build matrix's
+# qemu/matrix/VARIANT.config on top (scripts/build-matrix).
 check_mode() {
 	case "${1:-}" in
 	y|n|base|y-debug|n-debug) ;;
-	*) die "MODE must be y or n (CONFIG_HIGHATOMIC_RESERVE), y-debug or n-debug (with qemu/debug.config) or base (no series), got '${1:-}'" ;;
+	[yn]+*)
+		if ! [[ ${1#?+} =~ ^[a-z0-9-]+$ ]] || [ ! -r "$TOP/qemu/matrix/${1#?+}.config" ]; then
+			die "no build matrix variant '${1#?+}' (qemu/matrix/: $(matrix_variants))"
+		fi ;;
+	*) die "MODE must be y or n (CONFIG_HIGHATOMIC_RESERVE), y-debug or n-debug (with qemu/debug.config), y+VARIANT or n+VARIANT (qemu/matrix/VARIANT.config) or base (no series), got '${1:-}'" ;;
 	esac
+}
+
+# matrix_variants: the build matrix's variants, one word each
+matrix_variants() {
+	local f names=()
+	for f in "$TOP"/qemu/matrix/*.config; do
+		f=${f##*/}
+		names+=("${f%.config}")
+	done
+	echo "${names[*]}"
+}
+
+# reserve_mode MODE: the value of CONFIG_HIGHATOMIC_RESERVE a mode builds
+reserve_mode() {
+	local m=${1%%+*}
+	echo "${m%-debug}"
 }
 
 # debug_cmdline MODE: what the debug profile's checkers need on the kernel
