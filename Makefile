@@ -2,7 +2,7 @@
 MODE ?= y
 MODES ?= y n
 N ?= 20
-FRESH ?= 5
+FRESH ?= 15
 SHELL := /bin/bash
 
 .PHONY: help deps tree build build-all boot run kselftest test test-full stress-tests bench-switches \
@@ -45,7 +45,7 @@ test: build-all ## the main job: build, boot and test both modes, summary per mo
 test-full: build-all ## every run_vmtests.sh category in both modes (long)
 	selftests/run --modes "$(MODES)" --all --timeout 5400
 
-stress-tests: build-all ## the series' tests N times (N=20) per mode in one guest, FRESH=5 fresh guests: pass/fail/retries
+stress-tests: build-all ## the series' tests N times (N=20) per mode in one guest, FRESH=15 fresh guests: pass/fail/retries
 	@t0=$$(date +%s); selftests/stress --runs "$(N)" --fresh "$(FRESH)" --modes "$(MODES)"; rc=$$?; \
 		echo "stress tests took $$(( $$(date +%s) - t0 )) s"; exit $$rc
 
