@@ -8,7 +8,7 @@ SHELL := /bin/bash
 .PHONY: help deps tree build build-all boot run kselftest test test-full stress-tests bench-switches \
 	build-debug soak soak-short bad-args build-matrix build-matrix-distro \
 	export check lint check-failures check-bisect compare-objects compare-selftests clean \
-	bench bench-full bench-smoke
+	bench bench-full bench-smoke bench-irqsoff
 
 help: ## this list
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -54,8 +54,10 @@ DURATION ?= 300
 build-debug: tree ## build the debug profile of both modes (qemu/debug.config) in build/obj-MODE-debug
 	@for m in $(DEBUG_MODES); do scripts/build $$m all || exit 1; done
 
-soak: build-debug ## soak of DURATION=300 s per mode under the debug profile, then the series' kselftests there
-	@t0=$$(date +%s); selftests/soak --modes "$(DEBUG_MODES)" --duration "$(DURATION)"; rc=$$?; \
+SWITCHES ?= flip
+soak: build-debug ## soak of DURATION=300 s per mode under the debug profile, then the series' kselftests there; SWITCHES=on: every switch on throughout
+	@t0=$$(date +%s); selftests/soak --modes "$(DEBUG_MODES)" --duration "$(DURATION)" \
+		$(if $(filter on,$(SWITCHES)),--all-switches); rc=$$?; \
 		echo "soak took $$(( $$(date +%s) - t0 )) s"; exit $$rc
 
 soak-short: build-debug ## the soak's short form (CI): 90 s per mode, no kselftests
@@ -77,6 +79,11 @@ bench: build-all ## A/B benchmark, quick profile (both modes, every workload): b
 bench-full: build-all ## A/B benchmark, full profile (long; see README)
 	bench/run --profile full --modes "$(MODES)"
 
+RUNS ?= 3
+bench-irqsoff: ## longest zone->lock hold and irqs-off section, switches at the ceiling (y-debug guests, RUNS=3)
+	scripts/build y-debug all
+	bench/irqsoff --mode y-debug --runs "$(RUNS)"
+
 SWITCH_MODES = n y y-pcp y-fast y-demand y-minorder y-prefill y-all y-nores
 bench-switches: build-all ## quick profile: =n, =y and =y with each vm.highatomic_* switch (bench/variants.conf); cost: y, y-all
 	@stamp=$$(date +%Y%m%d-%H%M%S); \
@@ -96,7 +103,7 @@ lint: ## shellcheck and python syntax of the project's scripts
 	shellcheck -x -P SCRIPTDIR scripts/tree scripts/build scripts/export scripts/check-series \
 		scripts/deps scripts/lib.sh scripts/check-failures scripts/check-bisect scripts/compare-objects qemu/run qemu/guest-init selftests/run selftests/stress selftests/kill-check .ci/run \
 		selftests/soak selftests/bad-args scripts/build-matrix \
-		bench/guest
+		bench/guest bench/irqsoff
 	python3 -m py_compile scripts/check-config.py scripts/objcmp.py selftests/ktap_summary.py \
 		selftests/compare.py selftests/stress_table.py bench/run bench/report bench/zonelist.py \
 		selftests/soak-guest
