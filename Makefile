@@ -1,20 +1,28 @@
-# The one entry point. `make help` lists the targets.
+# The one entry point. `make help` lists the targets and the variables.
+# A "##" comment after a target is its line in `make help`; a "#:" comment
+# line above a variable is the variable's.
+#: MODE=y         build, boot, run, kselftest: y or n (CONFIG_HIGHATOMIC_RESERVE), y-debug or n-debug (debug profile), y+VARIANT (qemu/matrix/) or base (no series)
 MODE ?= y
+#: MODES="y n"    build-all, test, test-full, stress-tests, bench, bench-full, bench-smoke, compare-selftests; build-debug, soak, soak-short as MODE-debug
 MODES ?= y n
+#: N=20           stress-tests: runs of the series' tests per mode in one guest
 N ?= 20
+#: FRESH=15       stress-tests: fresh guests per mode for the tests that need one (0: none)
 FRESH ?= 15
 SHELL := /bin/bash
 
 .PHONY: help deps tree build build-all boot run kselftest test test-full stress-tests bench-switches \
 	build-debug soak soak-short bad-args build-matrix build-matrix-distro \
-	export check lint check-failures check-bisect compare-objects compare-selftests clean \
+	export check lint check-failures check-bisect own-tree-check compare-objects compare-selftests clean \
 	bench bench-full bench-smoke bench-irqsoff
 
 help: ## this list
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
-		awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
-	@echo "  MODE=y|n selects CONFIG_HIGHATOMIC_RESERVE for build, boot, run, kselftest;"
-	@echo "  MODE=base is the base without the series"
+		awk -F':.*## ' '{ name[NR] = $$1; text[NR] = $$2; if (length($$1) > w) w = length($$1) } \
+			END { for (i = 1; i <= NR; i++) printf "  make %-" w "s  %s\n", name[i], text[i] }'
+	@echo
+	@echo "Variables (make TARGET VAR=value; the default after '='):"
+	@sed -n 's/^#: /  /p' $(MAKEFILE_LIST)
 
 deps: ## install the packages (apt-get; root) and the pinned linux-source
 	scripts/deps
@@ -31,6 +39,7 @@ build-all: tree ## build both modes
 boot: ## interactive shell in a guest running MODE (Ctrl-A X quits)
 	qemu/run --mode $(MODE)
 
+#: CMD=           run: the command to run in the guest (no default; required)
 run: ## run CMD="..." in a guest running MODE; exits with its status
 	@[ -n "$(CMD)" ] || { echo 'usage: make run MODE=y CMD="command"' >&2; exit 2; }
 	qemu/run --mode $(MODE) -- bash -c "$$CMD"
@@ -50,10 +59,12 @@ stress-tests: build-all ## the series' tests N times (N=20) per mode in one gues
 		echo "stress tests took $$(( $$(date +%s) - t0 )) s"; exit $$rc
 
 DEBUG_MODES = $(addsuffix -debug,$(MODES))
+#: DURATION=300   soak: seconds of load per mode
 DURATION ?= 300
 build-debug: tree ## build the debug profile of both modes (qemu/debug.config) in build/obj-MODE-debug
 	@for m in $(DEBUG_MODES); do scripts/build $$m all || exit 1; done
 
+#: SWITCHES=flip  soak: flip (one vm.highatomic_* switch flipped a second) or on (every switch on throughout)
 SWITCHES ?= flip
 soak: build-debug ## soak of DURATION=300 s per mode under the debug profile, then the series' kselftests there; SWITCHES=on: every switch on throughout
 	@t0=$$(date +%s); selftests/soak --modes "$(DEBUG_MODES)" --duration "$(DURATION)" \
@@ -79,6 +90,7 @@ bench: build-all ## A/B benchmark, quick profile (both modes, every workload): b
 bench-full: build-all ## A/B benchmark, full profile (long; see README)
 	bench/run --profile full --modes "$(MODES)"
 
+#: RUNS=3         bench-irqsoff: guests (runs) measured
 RUNS ?= 3
 bench-irqsoff: ## longest zone->lock hold and irqs-off section, switches at the ceiling (y-debug guests, RUNS=3)
 	scripts/build y-debug all
@@ -103,7 +115,7 @@ lint: ## shellcheck and python syntax of the project's scripts
 	shellcheck -x -P SCRIPTDIR scripts/tree scripts/build scripts/export scripts/check-series \
 		scripts/deps scripts/lib.sh scripts/check-failures scripts/check-bisect scripts/compare-objects qemu/run qemu/guest-init selftests/run selftests/stress selftests/kill-check .ci/run \
 		selftests/soak selftests/bad-args scripts/build-matrix \
-		bench/guest bench/irqsoff
+		bench/guest bench/irqsoff scripts/own-tree-check
 	python3 -m py_compile scripts/check-config.py scripts/objcmp.py selftests/ktap_summary.py \
 		selftests/compare.py selftests/stress_table.py bench/run bench/report bench/zonelist.py \
 		selftests/soak-guest
@@ -120,8 +132,20 @@ compare-selftests: tree ## quick mm selftests on the base (no series), =y and =n
 	-selftests/run --modes "base $(MODES)"
 	python3 selftests/compare.py build/results/base $(addprefix build/results/,$(MODES))
 
+own-tree-check: deps ## follow the README's route from one's own kernel tree literally, in build/own-tree (CI)
+	scripts/own-tree-check
+
 check-failures: ## show that broken cases fail clearly: bad bundle, panic, hang, failing test
 	scripts/check-failures
 
-clean: ## remove build outputs (keeps the tree and ccache)
-	rm -rf build/obj-y build/obj-n build/obj-base build/results build/runs
+# Every build output: each mode's build directory (y, n, base, MODE-debug,
+# the matrix's MODE+VARIANT, distro-MODE), the results of selftests/run,
+# qemu/run, stress, soak, build-matrix, bench/run (and its programs),
+# bench/irqsoff and scripts/own-tree-check, the logs and what an interrupted
+# command left of its scratch files. Not the kernel tree, the base's
+# worktree or the compiler cache: they take long to make again.
+CLEAN = $(wildcard build/obj-* build/results build/runs build/stress build/soak build/matrix \
+	build/bench build/bench-bin build/irqsoff build/own-tree build/*.log build/ci-failures.txt \
+	build/bundle-verify.err build/check-failures.* build/check-index.* build/check-b4.* build/export.*)
+clean: ## remove every build output; keeps build/linux (the tree), build/base-tree and build/ccache
+	rm -rf $(CLEAN)

@@ -31,12 +31,21 @@ def parse(path):
 
 
 def main():
-    if len(sys.argv) < 3:
-        sys.exit(__doc__)
-    final = parse(sys.argv[1])
-    wanted = {}
-    for frag in sys.argv[2:]:
-        wanted.update(parse(frag))
+    if sys.argv[1:] in (['-h'], ['--help']):
+        print(__doc__.strip())
+        return 0
+    if len(sys.argv) < 3 or any(a.startswith('-') for a in sys.argv[1:]):
+        print('check-config.py: usage: check-config.py .config FRAGMENT... (check-config.py --help)',
+              file=sys.stderr)
+        return 2
+    try:
+        final = parse(sys.argv[1])
+        wanted = {}
+        for frag in sys.argv[2:]:
+            wanted.update(parse(frag))
+    except (OSError, UnicodeDecodeError) as e:
+        print(f'check-config.py: {e}', file=sys.stderr)
+        return 2
     bad = 0
     for sym, want in sorted(wanted.items()):
         have = final.get(sym, 'n')

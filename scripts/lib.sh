@@ -80,9 +80,18 @@ check_qemu_args() {
 	done
 }
 
-# no_args "$@": for the commands that take none
+# print_usage: the running script's header comment (its lines 2 up to
+# "set -euo pipefail"), without the "# ", on stdout: what --help prints
+print_usage() {
+	sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+}
+
+# no_args "$@": for the commands that take none but --help (or -h)
 no_args() {
-	[ $# -eq 0 ] || die "$(basename "$0") takes no arguments, got '$*'"
+	case "$*" in
+	-h|--help) print_usage; exit 0 ;;
+	esac
+	[ $# -eq 0 ] || die "$(basename "$0") takes no arguments, got '$*' (see --help)"
 }
 
 # tree_of MODE: the source tree a mode builds from. The base is a worktree of

@@ -36,6 +36,9 @@ def counts(results, sub):
 
 def main():
     dirs = sys.argv[1:]
+    if dirs in (['-h'], ['--help']):
+        print(__doc__.strip())
+        return 0
     if len(dirs) < 2 or any(d.startswith('-') for d in dirs):
         print(__doc__.strip().split('\n\n')[1], file=sys.stderr)
         return 2
