@@ -87,7 +87,7 @@ bad-args: ## every top-level command given wrong arguments fails in one line and
 bench: build-all ## A/B benchmark, quick profile (both modes, every workload): build/bench/<time>/
 	bench/run --profile quick --modes "$(MODES)"
 
-bench-full: build-all ## A/B benchmark, full profile (long; see README)
+bench-full: build-all ## A/B benchmark, full profile (long; see bench/RESULTS.md)
 	bench/run --profile full --modes "$(MODES)"
 
 #: RUNS=3         bench-irqsoff: guests (runs) measured
