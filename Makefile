@@ -99,10 +99,10 @@ bench-irqsoff: ## longest zone->lock hold and irqs-off section, switches at the 
 SWITCH_MODES = n y y-pcp y-fast y-demand y-minorder y-prefill y-all y-nores
 bench-switches: build-all ## quick profile: =n, =y and =y with each vm.highatomic_* switch (bench/variants.conf); cost: y, y-all
 	@stamp=$$(date +%Y%m%d-%H%M%S); \
-	bench/run --profile quick --workloads burst,thp --modes "$(SWITCH_MODES)" --out build/bench/switches-$$stamp && \
+	bench/run --profile quick --workloads r1,burst,thp --modes "$(SWITCH_MODES)" --out build/bench/switches-$$stamp && \
 	bench/run --profile quick --workloads alloc --modes "y y-all" --out build/bench/switches-cost-$$stamp
 
-bench-smoke: build-all ## the benchmark's pipeline, one short run of each workload (CI)
+bench-smoke: build-all ## the benchmark's pipeline, one short run of each workload (CI); fails if R1 was not reached
 	bench/run --profile smoke --modes "$(MODES)"
 
 export: ## write the tree's series into kernel-branch.bundle and patches/
