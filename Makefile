@@ -14,7 +14,7 @@ SHELL := /bin/bash
 .PHONY: help deps tree build build-all boot run kselftest test test-full stress-tests bench-switches \
 	build-debug soak soak-short bad-args build-matrix build-matrix-distro \
 	export check lint check-failures check-bisect own-tree-check compare-objects compare-selftests clean \
-	bench bench-full bench-smoke bench-irqsoff
+	bench bench-full bench-smoke bench-regimes bench-irqsoff
 
 help: ## this list
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -84,7 +84,7 @@ build-matrix-distro: tree ## the series' files with W=1 under Debian's amd64 con
 bad-args: ## every top-level command given wrong arguments fails in one line and changes nothing
 	selftests/bad-args
 
-bench: build-all ## A/B benchmark, quick profile (both modes, every workload): build/bench/<time>/
+bench: build-all ## A/B benchmark, quick profile (both modes, every workload and regime R1-R4, about 30 min): build/bench/<time>/
 	bench/run --profile quick --modes "$(MODES)"
 
 bench-full: build-all ## A/B benchmark, full profile (long; see bench/RESULTS.md)
@@ -102,8 +102,12 @@ bench-switches: build-all ## quick profile: =n, =y and =y with each vm.highatomi
 	bench/run --profile quick --workloads r1,burst,thp --modes "$(SWITCH_MODES)" --out build/bench/switches-$$stamp && \
 	bench/run --profile quick --workloads alloc --modes "y y-all" --out build/bench/switches-cost-$$stamp
 
-bench-smoke: build-all ## the benchmark's pipeline, one short run of each workload (CI); fails if R1 was not reached
-	bench/run --profile smoke --modes "$(MODES)"
+bench-smoke: build-all ## the benchmark's pipeline, one short run of R1 and workloads 1-4 (CI); fails if R1 was not reached
+	bench/run --profile smoke --workloads r1,burst,thp,alloc --modes "$(MODES)"
+
+bench-regimes: build-all ## regimes R2-R4 (both R2 cadences, both R3 defrag settings) for =n, =y and each switch, 3 runs (hours)
+	bench/run --profile regimes --workloads r2,r3,r4 --modes "$(SWITCH_MODES)" \
+		--out build/bench/regimes-$$(date +%Y%m%d-%H%M%S)
 
 export: ## write the tree's series into kernel-branch.bundle and patches/
 	scripts/export

@@ -15,10 +15,13 @@
 #include "args.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <time.h>
 
 #define HPAGE (2UL << 20)
+
+static int advise = 1;
 
 struct part {
 	char *p;
@@ -33,7 +36,7 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* A 2 MiB aligned MADV_HUGEPAGE region of len bytes; *base is for munmap */
+/* A 2 MiB aligned region of len bytes, MADV_HUGEPAGE unless "plain"; *base is for munmap */
 static char *map_huge(size_t len, char **base)
 {
 	char *p = mmap(NULL, len + HPAGE, PROT_READ | PROT_WRITE,
@@ -45,7 +48,7 @@ static char *map_huge(size_t len, char **base)
 	}
 	*base = p;
 	p = (char *)(((uintptr_t)p + HPAGE - 1) & ~(HPAGE - 1));
-	if (madvise(p, len, MADV_HUGEPAGE)) {
+	if (advise && madvise(p, len, MADV_HUGEPAGE)) {
 		perror("thpscale: madvise(MADV_HUGEPAGE)");
 		exit(1);
 	}
@@ -87,9 +90,18 @@ int main(int argc, char **argv)
 	double end, fault_time = 0;
 	size_t len, off;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: thpscale MB THREADS SECONDS\n");
+	if (argc != 4 && argc != 5) {
+		fprintf(stderr, "usage: thpscale MB THREADS SECONDS [madvise|plain]\n");
 		return 2;
+	}
+	if (argc == 5) {
+		if (!strcmp(argv[4], "plain")) {
+			advise = 0;
+		} else if (strcmp(argv[4], "madvise")) {
+			fprintf(stderr, "thpscale: the fourth argument is madvise or plain, got '%s'\n",
+				argv[4]);
+			return 2;
+		}
 	}
 	mb = arg_long("thpscale", argv[1], "MB", 1, 1 << 24);
 	threads = arg_long("thpscale", argv[2], "THREADS", 1, 64);
