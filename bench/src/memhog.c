@@ -83,7 +83,7 @@ static double pct(double *v, size_t n, int q)
 static void print_lat(struct hog *hogs, long n)
 {
 	size_t all = 0, last = 0, i, k;
-	double *v, *w;
+	double *v, *w, p50, p99, last_p50;
 	long t;
 
 	for (t = 0; t < n; t++)
@@ -100,9 +100,12 @@ static void print_lat(struct hog *hogs, long n)
 			if (i >= hogs[t].chunks - hogs[t].chunks / 4)
 				w[last++] = hogs[t].lat[i];
 		}
-	printf(" chunk_p50_us=%.0f last_p50_us=%.0f", pct(v, all, 50),
-	       last ? pct(w, last, 50) : v[(all - 1) / 2]);
-	printf(" chunk_p99_us=%.0f chunk_max_us=%.0f", pct(v, all, 99), v[all - 1]);
+	/* one at a time: pct() sorts, and the maximum is read after it */
+	p50 = pct(v, all, 50);
+	p99 = pct(v, all, 99);
+	last_p50 = last ? pct(w, last, 50) : p50;
+	printf(" chunk_p50_us=%.0f last_p50_us=%.0f chunk_p99_us=%.0f chunk_max_us=%.0f",
+	       p50, last_p50, p99, v[all - 1]);
 }
 
 int main(int argc, char **argv)
