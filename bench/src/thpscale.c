@@ -4,11 +4,14 @@
  * MADV_HUGEPAGE region of MB MiB, then half of every 2 MiB range is
  * punched out (splitting what was huge), and a second MADV_HUGEPAGE
  * region of MB/2 MiB is faulted in the holes' memory; both are unmapped
- * and the cycle repeats until SECONDS have passed. Whether faults got
+ * and the cycle repeats until SECONDS have passed (SECONDS 0: exactly one
+ * cycle, so that every run asks for the same memory). Whether faults got
  * huge pages is read from /proc/vmstat by the caller; this prints
  * "cycles=C fault_ms=M" (M: mean time to fault one cycle's memory).
  *
- *   thpscale MB THREADS SECONDS
+ *   thpscale MB THREADS SECONDS [madvise|plain]
+ *
+ * plain: the regions are not madvised (THP by the "always" policy alone).
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -105,7 +108,7 @@ int main(int argc, char **argv)
 	}
 	mb = arg_long("thpscale", argv[1], "MB", 1, 1 << 24);
 	threads = arg_long("thpscale", argv[2], "THREADS", 1, 64);
-	secs = arg_long("thpscale", argv[3], "SECONDS", 1, 86400);
+	secs = arg_long("thpscale", argv[3], "SECONDS", 0, 86400);
 	len = ((size_t)mb << 20) / HPAGE * HPAGE;
 	if (len < 2 * HPAGE) {
 		fprintf(stderr, "thpscale: MB must be at least 4\n");
@@ -126,7 +129,7 @@ int main(int argc, char **argv)
 		munmap(base_b, len / 2 + HPAGE);
 		munmap(base_a, len + HPAGE);
 		cycles++;
-	} while (now() < end);
+	} while (secs && now() < end);
 	printf("cycles=%ld fault_ms=%.1f\n", cycles, fault_time * 1e3 / cycles);
 	return 0;
 }
