@@ -3,7 +3,7 @@
 # line above a variable is the variable's.
 #: MODE=y         build, boot, run, kselftest: y or n (CONFIG_HIGHATOMIC_RESERVE), y-debug or n-debug (debug profile), y+VARIANT (qemu/matrix/) or base (no series)
 MODE ?= y
-#: MODES="y n"    build-all, test, test-full, stress-tests, bench, bench-full, bench-smoke, compare-selftests; build-debug, soak, soak-short as MODE-debug
+#: MODES="y n"    build-all, test, test-full, stress-tests, bench-smoke, compare-selftests; build-debug, soak, soak-short as MODE-debug
 MODES ?= y n
 #: N=20           stress-tests: runs of the series' tests per mode in one guest
 N ?= 20
@@ -11,7 +11,7 @@ N ?= 20
 FRESH ?= 15
 SHELL := /bin/bash
 
-.PHONY: help deps tree build build-all boot run kselftest test test-full stress-tests bench-switches \
+.PHONY: help deps tree build build-all boot run kselftest test test-full stress-tests \
 	build-debug soak soak-short bad-args build-matrix build-matrix-distro \
 	export check lint check-failures check-bisect own-tree-check compare-objects compare-selftests clean \
 	bench bench-full bench-smoke bench-regimes bench-irqsoff
@@ -64,11 +64,8 @@ DURATION ?= 300
 build-debug: tree ## build the debug profile of both modes (qemu/debug.config) in build/obj-MODE-debug
 	@for m in $(DEBUG_MODES); do scripts/build $$m all || exit 1; done
 
-#: SWITCHES=flip  soak: flip (one vm.highatomic_* switch flipped a second) or on (every switch on throughout)
-SWITCHES ?= flip
-soak: build-debug ## soak of DURATION=300 s per mode under the debug profile, then the series' kselftests there; SWITCHES=on: every switch on throughout
-	@t0=$$(date +%s); selftests/soak --modes "$(DEBUG_MODES)" --duration "$(DURATION)" \
-		$(if $(filter on,$(SWITCHES)),--all-switches); rc=$$?; \
+soak: build-debug ## soak of DURATION=300 s per mode under the debug profile (=y: vm.highatomic_prefill_blocks on), then the series' kselftests there
+	@t0=$$(date +%s); selftests/soak --modes "$(DEBUG_MODES)" --duration "$(DURATION)"; rc=$$?; \
 		echo "soak took $$(( $$(date +%s) - t0 )) s"; exit $$rc
 
 soak-short: build-debug ## the soak's short form (CI): 90 s per mode, no kselftests
@@ -84,29 +81,25 @@ build-matrix-distro: tree ## the series' files with W=1 under Debian's amd64 con
 bad-args: ## every top-level command given wrong arguments fails in one line and changes nothing
 	selftests/bad-args
 
-bench: build-all ## A/B benchmark, quick profile (both modes, every workload and regime R1-R4, about 30 min): build/bench/<time>/
-	bench/run --profile quick --modes "$(MODES)"
+#: BENCH_MODES="y n y-prefill"  bench, bench-full, bench-regimes: the modes measured (y-prefill: =y with the policy on)
+BENCH_MODES ?= y n y-prefill
+bench: build-all ## A/B benchmark, quick profile (=y, =n, =y with the policy on; every workload and regime R1-R4, about 45 min): build/bench/<time>/
+	bench/run --profile quick --modes "$(BENCH_MODES)"
 
 bench-full: build-all ## A/B benchmark, full profile (long; see bench/RESULTS.md)
-	bench/run --profile full --modes "$(MODES)"
+	bench/run --profile full --modes "$(BENCH_MODES)"
 
 #: RUNS=3         bench-irqsoff: guests (runs) measured
 RUNS ?= 3
-bench-irqsoff: ## longest zone->lock hold and irqs-off section, switches at the ceiling (y-debug guests, RUNS=3)
+bench-irqsoff: ## longest zone->lock hold and irqs-off section while the policy fills every reserve to its ceiling (y-debug guests, RUNS=3)
 	scripts/build y-debug all
 	bench/irqsoff --mode y-debug --runs "$(RUNS)"
-
-SWITCH_MODES = n y y-pcp y-fast y-demand y-minorder y-prefill y-all y-nores
-bench-switches: build-all ## quick profile: =n, =y and =y with each vm.highatomic_* switch (bench/variants.conf); cost: y, y-all
-	@stamp=$$(date +%Y%m%d-%H%M%S); \
-	bench/run --profile quick --workloads r1,burst,thp --modes "$(SWITCH_MODES)" --out build/bench/switches-$$stamp && \
-	bench/run --profile quick --workloads alloc --modes "y y-all" --out build/bench/switches-cost-$$stamp
 
 bench-smoke: build-all ## the benchmark's pipeline, one short run of R1 and workloads 1-4 (CI); fails if R1 was not reached
 	bench/run --profile smoke --workloads r1,burst,thp,alloc --modes "$(MODES)"
 
-bench-regimes: build-all ## regimes R2-R4 (both R2 cadences, both R3 defrag settings) for =n, =y and each switch, 3 runs (hours)
-	bench/run --profile regimes --workloads r2,r3,r4 --modes "$(SWITCH_MODES)" \
+bench-regimes: build-all ## regimes R2-R4 (both R2 cadences, both R3 defrag settings) for BENCH_MODES, 3 runs (about 75 min)
+	bench/run --profile regimes --workloads r2,r3,r4 --modes "$(BENCH_MODES)" \
 		--out build/bench/regimes-$$(date +%Y%m%d-%H%M%S)
 
 export: ## write the tree's series into kernel-branch.bundle and patches/
