@@ -98,7 +98,7 @@ bench-irqsoff: ## longest zone->lock hold and irqs-off section while the policy 
 bench-smoke: build-all ## the benchmark's pipeline, one short run of R1 and workloads 1-4 (CI); fails if R1 was not reached
 	bench/run --profile smoke --workloads r1,burst,thp,alloc --modes "$(MODES)"
 
-bench-regimes: build-all ## regimes R2-R4 (both R2 cadences, both R3 defrag settings) for BENCH_MODES, 3 runs (about 75 min)
+bench-regimes: build-all ## regimes R2-R4 (both R2 cadences, both R3 defrag settings) for BENCH_MODES, 3 runs (about an hour)
 	bench/run --profile regimes --workloads r2,r3,r4 --modes "$(BENCH_MODES)" \
 		--out build/bench/regimes-$$(date +%Y%m%d-%H%M%S)
 
