@@ -30,14 +30,20 @@ step() {
 # y-debug or n-debug: y or n with the debug profile (qemu/debug.config).
 # y+VARIANT or n+VARIANT: y or n with the build matrix's
 # qemu/matrix/VARIANT.config on top (scripts/build-matrix).
+# y@NAME: a benchmark baseline, =y with bench/baselines/NAME.patch applied
+# (not part of the series; built from its own worktree, see baseline_tree).
 check_mode() {
 	case "${1:-}" in
 	y|n|base|y-debug|n-debug) ;;
+	y@*)
+		if ! [[ ${1#y@} =~ ^[a-z0-9]+$ ]] || [ ! -r "$TOP/bench/baselines/${1#y@}.patch" ]; then
+			die "no benchmark baseline '${1#y@}' (bench/baselines/: $(baseline_names))"
+		fi ;;
 	[yn]+*)
 		if ! [[ ${1#?+} =~ ^[a-z0-9-]+$ ]] || [ ! -r "$TOP/qemu/matrix/${1#?+}.config" ]; then
 			die "no build matrix variant '${1#?+}' (qemu/matrix/: $(matrix_variants))"
 		fi ;;
-	*) die "MODE must be y or n (CONFIG_HIGHATOMIC_RESERVE), y-debug or n-debug (with qemu/debug.config), y+VARIANT or n+VARIANT (qemu/matrix/VARIANT.config) or base (no series), got '${1:-}'" ;;
+	*) die "MODE must be y or n (CONFIG_HIGHATOMIC_RESERVE), y-debug or n-debug (with qemu/debug.config), y+VARIANT or n+VARIANT (qemu/matrix/VARIANT.config), y@BASELINE (bench/baselines/BASELINE.patch) or base (no series), got '${1:-}'" ;;
 	esac
 }
 
@@ -51,9 +57,19 @@ matrix_variants() {
 	echo "${names[*]}"
 }
 
+# baseline_names: the benchmark's baselines, one word each
+baseline_names() {
+	local f names=()
+	for f in "$TOP"/bench/baselines/*.patch; do
+		f=${f##*/}
+		names+=("${f%.patch}")
+	done
+	echo "${names[*]}"
+}
+
 # reserve_mode MODE: the value of CONFIG_HIGHATOMIC_RESERVE a mode builds
 reserve_mode() {
-	local m=${1%%+*}
+	local m=${1%%[+@]*}
 	echo "${m%-debug}"
 }
 
@@ -99,8 +115,44 @@ no_args() {
 # tree: the series' build fix for the mm selftests (khugepaged.c), without
 # which none of them builds. The kernel sources are the base's.
 BASE_TREE=$BUILD/base-tree
-tree_of() { if [ "$1" = base ]; then echo "$BASE_TREE"; else echo "$TREE"; fi; }
+# One worktree for every baseline: the series' tip with one baseline's
+# patch at a time. One path for all of them, so that ccache serves every
+# file the patches do not touch from the first baseline's build.
+BASELINE_TREE=$BUILD/baseline-tree
+tree_of() {
+	case "$1" in
+	base) echo "$BASE_TREE" ;;
+	y@*) echo "$BASELINE_TREE" ;;
+	*) echo "$TREE" ;;
+	esac
+}
 SELFTEST_FIX='^selftests/mm: khugepaged: include kselftest.h'
+
+# ensure_baseline_tree NAME: $BASELINE_TREE at the series' tip with
+# bench/baselines/NAME.patch applied, and nothing else; a worktree that
+# holds anything else is reset to that (it is build output, not work)
+ensure_baseline_tree() {
+	local patch=$TOP/bench/baselines/$1.patch tip stamp
+	[ -d "$TREE/.git" ] || die "$TREE missing: run make tree"
+	tip=$(git -C "$TREE" rev-parse "$SERIES_BRANCH") || die "no branch $SERIES_BRANCH in $TREE"
+	if [ ! -e "$BASELINE_TREE/.git" ]; then
+		git -C "$TREE" worktree prune
+		git -C "$TREE" worktree add -q --detach "$BASELINE_TREE" "$tip" ||
+			die "cannot add the worktree $BASELINE_TREE"
+	fi
+	stamp="$tip $(sha1sum <"$patch" | cut -d' ' -f1)"
+	if [ "$(cat "$BASELINE_TREE/.baseline" 2>/dev/null)" = "$stamp" ] &&
+		[ "$(git -C "$BASELINE_TREE" rev-parse HEAD)" = "$tip" ]; then
+		return 0
+	fi
+	# checkout -f rewrites only the files that differ (the last patch's):
+	# make rebuilds no more than those
+	git -C "$BASELINE_TREE" checkout -q -f --detach "$tip" || die "cannot check out $tip in $BASELINE_TREE"
+	git -C "$BASELINE_TREE" diff --quiet HEAD || die "$BASELINE_TREE: cannot reset to $tip"
+	git -C "$BASELINE_TREE" apply "$patch" || die "bench/baselines/$1.patch does not apply to $SERIES_BRANCH ($tip)"
+	echo "$stamp" >"$BASELINE_TREE/.baseline"
+	log "baseline $1: $BASELINE_TREE is $tip with bench/baselines/$1.patch"
+}
 
 ensure_base_tree() {
 	local fix changed

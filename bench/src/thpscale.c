@@ -9,9 +9,13 @@
  * huge pages is read from /proc/vmstat by the caller; this prints
  * "cycles=C fault_ms=M" (M: mean time to fault one cycle's memory).
  *
- *   thpscale MB THREADS SECONDS [madvise|plain]
+ *   thpscale MB THREADS SECONDS [madvise|plain [WINDOW_MB]]
  *
  * plain: the regions are not madvised (THP by the "always" policy alone).
+ * WINDOW_MB: the faults go in windows of that many MiB (each region's last
+ * window may be smaller); before each window thpscale prints "window I"
+ * on standard output and waits for a line on standard input, so that the
+ * caller can record the state the window's faults start from.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -25,6 +29,8 @@
 #define HPAGE (2UL << 20)
 
 static int advise = 1;
+static size_t window;
+static long windows;
 
 struct part {
 	char *p;
@@ -68,7 +74,7 @@ static void *touch(void *arg)
 	return NULL;
 }
 
-static void fault(char *p, size_t len, long threads)
+static void fault_all(char *p, size_t len, long threads)
 {
 	struct part parts[64];
 	pthread_t th[64];
@@ -87,17 +93,40 @@ static void fault(char *p, size_t len, long threads)
 		pthread_join(th[i], NULL);
 }
 
+/* Wait for the caller's line before each window (no window: at once) */
+static void fault(char *p, size_t len, long threads)
+{
+	char line[64];
+	size_t off, n;
+
+	if (!window) {
+		fault_all(p, len, threads);
+		return;
+	}
+	for (off = 0; off < len; off += n) {
+		n = len - off < window ? len - off : window;
+		printf("window %ld\n", ++windows);
+		fflush(stdout);
+		if (!fgets(line, sizeof(line), stdin)) {
+			fprintf(stderr, "thpscale: standard input closed before window %ld\n",
+				windows);
+			exit(1);
+		}
+		fault_all(p + off, n, threads);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	long mb, threads, secs, cycles = 0;
 	double end, fault_time = 0;
 	size_t len, off;
 
-	if (argc != 4 && argc != 5) {
-		fprintf(stderr, "usage: thpscale MB THREADS SECONDS [madvise|plain]\n");
+	if (argc < 4 || argc > 6) {
+		fprintf(stderr, "usage: thpscale MB THREADS SECONDS [madvise|plain [WINDOW_MB]]\n");
 		return 2;
 	}
-	if (argc == 5) {
+	if (argc >= 5) {
 		if (!strcmp(argv[4], "plain")) {
 			advise = 0;
 		} else if (strcmp(argv[4], "madvise")) {
@@ -109,6 +138,9 @@ int main(int argc, char **argv)
 	mb = arg_long("thpscale", argv[1], "MB", 1, 1 << 24);
 	threads = arg_long("thpscale", argv[2], "THREADS", 1, 64);
 	secs = arg_long("thpscale", argv[3], "SECONDS", 0, 86400);
+	if (argc == 6)
+		window = ((size_t)arg_long("thpscale", argv[5], "WINDOW_MB", 2, 1 << 24) << 20) /
+			 HPAGE * HPAGE;
 	len = ((size_t)mb << 20) / HPAGE * HPAGE;
 	if (len < 2 * HPAGE) {
 		fprintf(stderr, "thpscale: MB must be at least 4\n");
