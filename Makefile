@@ -14,7 +14,7 @@ SHELL := /bin/bash
 .PHONY: help deps tree build build-all boot run kselftest test test-full stress-tests \
 	build-debug soak soak-short bad-args build-matrix build-matrix-distro \
 	export check lint check-failures check-bisect own-tree-check compare-objects compare-selftests clean \
-	bench bench-full bench-smoke bench-regimes bench-irqsoff
+	bench bench-full bench-smoke bench-regimes bench-irqsoff bench-hoard build-baselines
 
 help: ## this list
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -98,7 +98,23 @@ bench-irqsoff: ## longest zone->lock hold and irqs-off section while the policy 
 bench-smoke: build-all ## the benchmark's pipeline, one short run of R1 and workloads 1-4 (CI); fails if R1 was not reached
 	bench/run --profile smoke --workloads r1,burst,thp,alloc --modes "$(MODES)"
 
-bench-regimes: build-all ## regimes R2-R4 (both R2 cadences, both R3 defrag settings) for BENCH_MODES, 3 runs (about an hour)
+#: HOARD_MODES="y n y-prefill y@costly y@fastpath y@pcpnogrow y@noreserve"  bench-hoard: the modes (y@NAME: =y with bench/baselines/NAME.patch)
+HOARD_MODES ?= y n y-prefill $(addprefix y@,$(basename $(notdir $(wildcard bench/baselines/*.patch))))
+#: HOARD_OUT=build/bench/hoard  bench-hoard: the sweep's directory; a second make bench-hoard goes on with it
+HOARD_OUT ?= build/bench/hoard
+build-baselines: tree ## build the benchmark's baselines (=y with each bench/baselines/NAME.patch) in build/obj-y@NAME
+	@for b in $(wildcard bench/baselines/*.patch); do b=$${b##*/}; scripts/build "y@$${b%.patch}" all || exit 1; done
+
+bench-hoard: build-all build-baselines ## R1 and R3 sweep, 12 rounds over HOARD_MODES (about 6 h in all): stops after 110 min; run it again to go on
+	@t0=$$(date +%s); rc=0; \
+	if [ -e "$(HOARD_OUT)/samples.csv" ]; then resume=--resume; else resume=; fi; \
+	bench/run --profile hoard --workloads r1,r3 --modes "$(HOARD_MODES)" --out "$(HOARD_OUT)" \
+		--max-minutes 110 $$resume || rc=$$?; \
+	echo "bench-hoard took $$(( $$(date +%s) - t0 )) s"; \
+	if [ $$rc = 3 ]; then echo "bench-hoard: not done yet: run make bench-hoard again to go on"; exit 0; fi; \
+	exit $$rc
+
+bench-regimes: build-all ## regimes R2-R4 (both R2 cadences, both R3 THP paths) for BENCH_MODES, 3 runs (about an hour)
 	bench/run --profile regimes --workloads r2,r3,r4 --modes "$(BENCH_MODES)" \
 		--out build/bench/regimes-$$(date +%Y%m%d-%H%M%S)
 
