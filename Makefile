@@ -81,8 +81,8 @@ build-matrix-distro: tree ## the series' files with W=1 under Debian's amd64 con
 bad-args: ## every top-level command given wrong arguments fails in one line and changes nothing
 	selftests/bad-args
 
-#: BENCH_MODES="y n y-prefill"  bench, bench-full, bench-regimes: the modes measured (y-prefill: =y with the policy on)
-BENCH_MODES ?= y n y-prefill
+#: BENCH_MODES="y n"  bench, bench-full, bench-regimes: the modes measured (also y-prefill: =y with the policy on; y@NAME: a baseline)
+BENCH_MODES ?= y n
 bench: build-all ## A/B benchmark, quick profile (=y, =n, =y with the policy on; every workload and regime R1-R4, about 45 min): build/bench/<time>/
 	bench/run --profile quick --modes "$(BENCH_MODES)"
 
@@ -131,6 +131,7 @@ lint: ## shellcheck and python syntax of the project's scripts
 		bench/guest bench/irqsoff scripts/own-tree-check
 	python3 -m py_compile scripts/check-config.py scripts/objcmp.py selftests/ktap_summary.py \
 		selftests/compare.py selftests/stress_table.py bench/run bench/report bench/zonelist.py \
+		bench/stats.py bench/test_stats.py \
 		selftests/soak-guest
 
 check-bisect: ## every commit of the series builds and boots in both modes (long)

@@ -306,4 +306,9 @@ class StripPlot(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main()
+    # the project's closing line (CI counts it): N passed, N failed, N skipped
+    res = unittest.main(exit=False, verbosity=2).result
+    bad = len(res.failures) + len(res.errors)
+    skipped = len(res.skipped)
+    print(f"{res.testsRun - bad - skipped} passed, {bad} failed, {skipped} skipped")
+    sys.exit(1 if bad else 0)
