@@ -13,7 +13,7 @@ SHELL := /bin/bash
 
 .PHONY: help deps tree build build-all boot run kselftest test test-full stress-tests \
 	build-debug soak soak-short bad-args build-matrix build-matrix-distro \
-	export check lint check-failures check-bisect own-tree-check compare-objects compare-selftests clean \
+	export check lint results-check results-sync check-failures check-bisect own-tree-check compare-objects compare-selftests clean \
 	bench bench-full bench-smoke bench-regimes bench-irqsoff bench-hoard build-baselines
 
 help: ## this list
@@ -121,6 +121,12 @@ bench-regimes: build-all ## regimes R2-R4 (both R2 cadences, both R3 THP paths) 
 export: ## write the tree's series into kernel-branch.bundle and patches/
 	scripts/export
 
+results-check: ## every figure bench/RESULTS.md quotes in generated markers is what the committed samples give
+	bench/results-sync --check
+
+results-sync: ## rewrite the generated figures of bench/RESULTS.md from the committed samples
+	bench/results-sync
+
 check: lint ## bundle and patches/ agree; checkpatch --strict of every patch
 	scripts/check-series --checkpatch
 
@@ -131,7 +137,7 @@ lint: ## shellcheck and python syntax of the project's scripts
 		bench/guest bench/irqsoff scripts/own-tree-check
 	python3 -m py_compile scripts/check-config.py scripts/objcmp.py selftests/ktap_summary.py \
 		selftests/compare.py selftests/stress_table.py bench/run bench/report bench/zonelist.py \
-		bench/stats.py bench/test_stats.py \
+		bench/stats.py bench/test_stats.py bench/results-sync \
 		selftests/soak-guest
 
 check-bisect: ## every commit of the series builds and boots in both modes (long)
