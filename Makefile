@@ -98,14 +98,14 @@ bench-irqsoff: ## longest zone->lock hold and irqs-off section while the policy 
 bench-smoke: build-all ## the benchmark's pipeline, one short run of R1 and workloads 1-4 (CI); fails if R1 was not reached
 	bench/run --profile smoke --workloads r1,burst,thp,alloc --modes "$(MODES)"
 
-#: HOARD_MODES="y n y-prefill y@costly y@fastpath y@pcpnogrow y@noreserve"  bench-hoard: the modes (y@NAME: =y with bench/baselines/NAME.patch)
+#: HOARD_MODES="y n y-prefill y@costly y@fastpath y@noreserve y@pcpnogrow y@recycle"  bench-hoard: the modes (y@NAME: =y with bench/baselines/NAME.patch)
 HOARD_MODES ?= y n y-prefill $(addprefix y@,$(basename $(notdir $(wildcard bench/baselines/*.patch))))
 #: HOARD_OUT=build/bench/hoard  bench-hoard: the sweep's directory; a second make bench-hoard goes on with it
 HOARD_OUT ?= build/bench/hoard
 build-baselines: tree ## build the benchmark's baselines (=y with each bench/baselines/NAME.patch) in build/obj-y@NAME
 	@for b in $(wildcard bench/baselines/*.patch); do b=$${b##*/}; scripts/build "y@$${b%.patch}" all || exit 1; done
 
-bench-hoard: build-all build-baselines ## R1 and R3 sweep, 12 rounds over HOARD_MODES (about 6 h in all): stops after 110 min; run it again to go on
+bench-hoard: build-all build-baselines ## R1 and R3 sweep, 12 rounds over HOARD_MODES (about 4.7 h in all): stops after 110 min; run it again to go on
 	@t0=$$(date +%s); rc=0; \
 	if [ -e "$(HOARD_OUT)/samples.csv" ]; then resume=--resume; else resume=; fi; \
 	bench/run --profile hoard --workloads r1,r3 --modes "$(HOARD_MODES)" --out "$(HOARD_OUT)" \
