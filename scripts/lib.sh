@@ -47,25 +47,23 @@ check_mode() {
 	esac
 }
 
-# matrix_variants: the build matrix's variants, one word each
-matrix_variants() {
+# names_in DIR SUFFIX: the names of DIR's files that end in SUFFIX,
+# without it, one word each
+names_in() {
 	local f names=()
-	for f in "$TOP"/qemu/matrix/*.config; do
+	for f in "$1"/*"$2"; do
+		[ -e "$f" ] || continue
 		f=${f##*/}
-		names+=("${f%.config}")
+		names+=("${f%"$2"}")
 	done
 	echo "${names[*]}"
 }
 
+# matrix_variants: the build matrix's variants, one word each
+matrix_variants() { names_in "$TOP/qemu/matrix" .config; }
+
 # baseline_names: the benchmark's baselines, one word each
-baseline_names() {
-	local f names=()
-	for f in "$TOP"/bench/baselines/*.patch; do
-		f=${f##*/}
-		names+=("${f%.patch}")
-	done
-	echo "${names[*]}"
-}
+baseline_names() { names_in "$TOP/bench/baselines" .patch; }
 
 # reserve_mode MODE: the value of CONFIG_HIGHATOMIC_RESERVE a mode builds
 reserve_mode() {
