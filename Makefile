@@ -1,10 +1,12 @@
 # The one entry point. `make help` lists the targets and the variables.
 # A "##" comment after a target is its line in `make help`; a "#:" comment
 # line above a variable is the variable's.
-#: MODE=y         build, boot, run, kselftest: y or n (CONFIG_HIGHATOMIC_RESERVE), y-debug or n-debug (debug profile), y+VARIANT (qemu/matrix/) or base (no series)
+#: MODE=y         build, boot, run, kselftest: y or n (CONFIG_HIGHATOMIC_RESERVE), y-debug or n-debug (debug profile), y+VARIANT (qemu/matrix/; y+recycle: the reserve policy on), y+VARIANT-debug, or base (no series)
 MODE ?= y
-#: MODES="y n"    build-all, test, test-full, stress-tests, bench-smoke, compare-selftests; build-debug, soak, soak-short as MODE-debug
-MODES ?= y n
+#: MODES="y n y+recycle"  build-all, test, test-full, stress-tests, bench-smoke, compare-selftests
+MODES ?= y n y+recycle
+#: SOAK_MODES="y+recycle n"  build-debug, soak, soak-short, as MODE-debug
+SOAK_MODES ?= y+recycle n
 #: N=20           stress-tests: runs of the series' tests per mode in one guest
 N ?= 20
 #: FRESH=15       stress-tests: fresh guests per mode for the tests that need one (0: none)
@@ -13,7 +15,7 @@ SHELL := /bin/bash
 
 .PHONY: help deps tree build build-all boot run kselftest test test-full stress-tests \
 	build-debug soak soak-short bad-args build-matrix build-matrix-distro \
-	export check lint results-check results-sync check-failures check-bisect own-tree-check compare-objects compare-selftests clean \
+	export check check-kconfig lint results-check results-sync check-failures check-bisect own-tree-check compare-objects compare-selftests clean \
 	bench bench-full bench-smoke bench-regimes bench-irqsoff bench-hoard build-baselines
 
 help: ## this list
@@ -33,7 +35,7 @@ tree: deps ## import the base into build/linux and fetch the series from the bun
 build: tree ## build kernel, modules and mm selftests of MODE in build/obj-MODE
 	scripts/build $(MODE) all
 
-build-all: tree ## build both modes
+build-all: tree ## build the MODES (both modes, and =y with the reserve policy)
 	@for m in $(MODES); do scripts/build $$m all || exit 1; done
 
 boot: ## interactive shell in a guest running MODE (Ctrl-A X quits)
@@ -47,7 +49,7 @@ run: ## run CMD="..." in a guest running MODE; exits with its status
 kselftest: ## make kselftest TARGETS=mm (quick selection) in a MODE guest
 	selftests/run --modes $(MODE)
 
-test: build-all ## the main job: build, boot and test both modes, summary per mode
+test: build-all ## the main job: build, boot and test the MODES, summary per mode
 	@t0=$$(date +%s); selftests/run --modes "$(MODES)"; rc=$$?; \
 		echo "tests took $$(( $$(date +%s) - t0 )) s"; exit $$rc
 
@@ -58,13 +60,13 @@ stress-tests: build-all ## the series' tests N times (N=20) per mode in one gues
 	@t0=$$(date +%s); selftests/stress --runs "$(N)" --fresh "$(FRESH)" --modes "$(MODES)"; rc=$$?; \
 		echo "stress tests took $$(( $$(date +%s) - t0 )) s"; exit $$rc
 
-DEBUG_MODES = $(addsuffix -debug,$(MODES))
+DEBUG_MODES = $(addsuffix -debug,$(SOAK_MODES))
 #: DURATION=300   soak: seconds of load per mode
 DURATION ?= 300
-build-debug: tree ## build the debug profile of both modes (qemu/debug.config) in build/obj-MODE-debug
+build-debug: tree ## build the debug profile (qemu/debug.config) of the SOAK_MODES in build/obj-MODE-debug
 	@for m in $(DEBUG_MODES); do scripts/build $$m all || exit 1; done
 
-soak: build-debug ## soak of DURATION=300 s per mode under the debug profile (=y: vm.highatomic_prefill_blocks on), then the series' kselftests there
+soak: build-debug ## soak of DURATION=300 s per mode under the debug profile (=y with the reserve policy on), then the series' kselftests there
 	@t0=$$(date +%s); selftests/soak --modes "$(DEBUG_MODES)" --duration "$(DURATION)"; rc=$$?; \
 		echo "soak took $$(( $$(date +%s) - t0 )) s"; exit $$rc
 
@@ -98,8 +100,8 @@ bench-irqsoff: ## longest zone->lock hold and irqs-off section while the policy 
 bench-smoke: build-all ## the benchmark's pipeline, one short run of R1 and workloads 1-4 (CI); fails if R1 was not reached
 	bench/run --profile smoke --workloads r1,burst,thp,alloc --modes "$(MODES)"
 
-#: HOARD_MODES="y n y-prefill y@costly y@fastpath y@noreserve y@pcpnogrow y@recycle"  bench-hoard: the modes (y@NAME: =y with bench/baselines/NAME.patch)
-HOARD_MODES ?= y n y-prefill $(addprefix y@,$(basename $(notdir $(wildcard bench/baselines/*.patch))))
+#: HOARD_MODES="y n y@costly y@fastpath y@noreserve y@pcpnogrow y@prefill y@recycle"  bench-hoard: the modes (y@NAME: =y with bench/baselines/NAME.patch)
+HOARD_MODES ?= y n $(addprefix y@,$(basename $(notdir $(wildcard bench/baselines/*.patch))))
 #: HOARD_OUT=build/bench/hoard  bench-hoard: the sweep's directory; a second make bench-hoard goes on with it
 HOARD_OUT ?= build/bench/hoard
 build-baselines: tree ## build the benchmark's baselines (=y with each bench/baselines/NAME.patch) in build/obj-y@NAME
@@ -130,11 +132,14 @@ results-sync: ## rewrite the generated figures of bench/RESULTS.md from the comm
 check: lint ## bundle and patches/ agree; checkpatch --strict of every patch
 	scripts/check-series --checkpatch
 
+check-kconfig: ## allnoconfig, tinyconfig and defconfig keep CONFIG_HIGHATOMIC_RESERVE=y; the toggle works
+	scripts/check-kconfig
+
 lint: ## shellcheck and python syntax of the project's scripts
 	shellcheck -x -P SCRIPTDIR scripts/tree scripts/build scripts/export scripts/check-series \
 		scripts/deps scripts/lib.sh scripts/check-failures scripts/check-bisect scripts/compare-objects qemu/run qemu/guest-init selftests/run selftests/stress selftests/kill-check .ci/run \
 		selftests/soak selftests/bad-args scripts/build-matrix \
-		bench/guest bench/irqsoff scripts/own-tree-check
+		bench/guest bench/irqsoff scripts/own-tree-check scripts/check-kconfig
 	python3 -m py_compile scripts/check-config.py scripts/objcmp.py selftests/ktap_summary.py \
 		selftests/compare.py selftests/stress_table.py bench/run bench/report bench/zonelist.py \
 		bench/stats.py bench/test_stats.py bench/results-sync \

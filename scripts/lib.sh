@@ -29,7 +29,8 @@ step() {
 # "base": the pinned base without the series, to compare the series with;
 # y-debug or n-debug: y or n with the debug profile (qemu/debug.config).
 # y+VARIANT or n+VARIANT: y or n with the build matrix's
-# qemu/matrix/VARIANT.config on top (scripts/build-matrix).
+# qemu/matrix/VARIANT.config on top (scripts/build-matrix); y+VARIANT-debug:
+# the same with the debug profile too.
 # y@NAME: a benchmark baseline, =y with bench/baselines/NAME.patch applied
 # (not part of the series; built from its own worktree, see baseline_tree).
 check_mode() {
@@ -40,8 +41,11 @@ check_mode() {
 			die "no benchmark baseline '${1#y@}' (bench/baselines/: $(baseline_names))"
 		fi ;;
 	[yn]+*)
-		if ! [[ ${1#?+} =~ ^[a-z0-9-]+$ ]] || [ ! -r "$TOP/qemu/matrix/${1#?+}.config" ]; then
-			die "no build matrix variant '${1#?+}' (qemu/matrix/: $(matrix_variants))"
+		# y+VARIANT-debug: the variant under the debug profile
+		local v=${1#?+}
+		v=${v%-debug}
+		if ! [[ $v =~ ^[a-z0-9-]+$ ]] || [ ! -r "$TOP/qemu/matrix/$v.config" ]; then
+			die "no build matrix variant '$v' (qemu/matrix/: $(matrix_variants))"
 		fi ;;
 	*) die "MODE must be y or n (CONFIG_HIGHATOMIC_RESERVE), y-debug or n-debug (with qemu/debug.config), y+VARIANT or n+VARIANT (qemu/matrix/VARIANT.config), y@BASELINE (bench/baselines/BASELINE.patch) or base (no series), got '${1:-}'" ;;
 	esac
@@ -79,7 +83,10 @@ debug_cmdline() {
 	esac
 }
 
-objdir() { echo "$BUILD/obj-$1"; }
+# OBJ_PREFIX=NAME puts a mode's build in build/NAME-MODE instead, e.g. to
+# build and boot a revision of the series beside the one a running
+# benchmark uses (scripts/build, qemu/run and selftests/run all follow it)
+objdir() { echo "$BUILD/${OBJ_PREFIX:-obj}-$1"; }
 
 # check_qemu_args ARGS...: the qemu/run options a runner passes on, checked
 # before the first guest boots (qemu/run checks their values)
