@@ -93,7 +93,7 @@ bench-full: build-all ## A/B benchmark, full profile (long; see bench/RESULTS.md
 
 #: RUNS=3         bench-irqsoff: guests (runs) measured
 RUNS ?= 3
-bench-irqsoff: ## longest zone->lock hold and irqs-off section while the policy fills every reserve to its ceiling (y-debug guests, RUNS=3)
+bench-irqsoff: ## longest zone->lock hold and irqs-off section of the test module's snap over fragmented free lists (y-debug guests, RUNS=3)
 	scripts/build y-debug all
 	bench/irqsoff --mode y-debug --runs "$(RUNS)"
 
