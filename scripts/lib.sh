@@ -119,6 +119,16 @@ no_args() {
 # the kernel tree, detached at BASE_COMMIT, with one change in its working
 # tree: the series' build fix for the mm selftests (khugepaged.c), without
 # which none of them builds. The kernel sources are the base's.
+# ccache for every kernel build of the project, one cache (build/ccache):
+# paths under build/ hashed relative to the compiler's directory, so that
+# trees and build directories laid out alike (../linux from the build
+# directory) share objects, and the cwd left out of the hash.
+ccache_env() {
+	export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
+	export CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1 CCACHE_COMPILERCHECK=content
+	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+}
+
 BASE_TREE=$BUILD/base-tree
 # One worktree for every baseline: the series' tip with one baseline's
 # patch at a time. One path for all of them, so that ccache serves every
