@@ -70,7 +70,7 @@ soak: build-debug ## soak of DURATION=300 s per mode under the debug profile (=y
 	@t0=$$(date +%s); selftests/soak --modes "$(DEBUG_MODES)" --duration "$(DURATION)"; rc=$$?; \
 		echo "soak took $$(( $$(date +%s) - t0 )) s"; exit $$rc
 
-soak-short: build-debug ## the soak's short form (CI): 90 s per mode, no kselftests
+soak-short: build-debug ## the soak's short form under the debug profile: 90 s per mode, no kselftests (CI runs it on make test's kernels)
 	@t0=$$(date +%s); selftests/soak --modes "$(DEBUG_MODES)" --duration 90 --no-kselftests; rc=$$?; \
 		echo "soak took $$(( $$(date +%s) - t0 )) s"; exit $$rc
 
