@@ -211,8 +211,9 @@ def strip_plot(ax, groups, ylabel, title=None, legend=False):
     """draw groups on the matplotlib axes ax and return ax.
 
     groups is an ordered list of (label, values, color); group i sits at
-    x = i: every value as a point (deterministic horizontal jitter, alpha
-    0.7), a wide thick bar at the median and a black whisker with caps
+    x = i: every value as a point with a dark edge (deterministic
+    horizontal jitter), a wide thick bar at the median (lighter than the
+    points, so that a point on it shows) and a black whisker with caps
     for the 95 % interval of median_ci (for fewer than 6 values that is
     [min, max], with a lower coverage). The x tick labels are the labels
     with "(n=N)" below; ylabel (with its units) labels the y axis. With
@@ -224,12 +225,13 @@ def strip_plot(ax, groups, ylabel, title=None, legend=False):
     for i, (label, values, col) in enumerate(groups):
         if not values:
             continue
-        ax.scatter([i + _jitter(j) for j in range(len(values))], values, s=22,
-                   color=col, alpha=0.7, edgecolors="none", zorder=4,
+        # a dark edge keeps a run that sits on the median visible over its bar
+        ax.scatter([i + _jitter(j) for j in range(len(values))], values, s=26,
+                   color=col, alpha=0.85, edgecolors="black", linewidths=0.6, zorder=4,
                    label=f"{label}, n = {len(values)}" if legend else None)
         med = median(values)
         lo, hi, _ = median_ci(values)
-        ax.hlines(med, i - 0.34, i + 0.34, colors=col, linewidth=4, zorder=3)
+        ax.hlines(med, i - 0.34, i + 0.34, colors=col, linewidth=4, alpha=0.6, zorder=3)
         ax.errorbar([i], [med], yerr=[[med - lo], [hi - med]], fmt="none",
                     ecolor="black", elinewidth=1.5, capsize=7, capthick=1.5, zorder=5)
     ax.set_xticks(range(len(groups)))

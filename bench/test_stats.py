@@ -6,13 +6,16 @@
 
 The exact p-values are checked against a brute-force enumeration of every
 subset, against textbook values and, when SciPy is installed (it is not
-needed), against scipy.stats. The plot test needs matplotlib.
+needed), against scipy.stats. The plot tests, of stats.strip_plot and of bench/report's
+plots, need matplotlib.
 """
+import collections
 import itertools
 import math
 import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -303,6 +306,146 @@ class StripPlot(unittest.TestCase):
         self.assertTrue(all(-0.3 < x < 0.3 for x, _ in offsets))
         self.assertEqual(len({round(x, 6) for x, _ in offsets}), 3)
         plt.close(fig2)
+
+
+def load_report():
+    """bench/report as a module (it has no .py suffix), as bench/results-sync
+    loads it"""
+    import importlib.machinery
+    import importlib.util
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "report")
+    loader = importlib.machinery.SourceFileLoader("bench_report", path)
+    spec = importlib.util.spec_from_loader("bench_report", loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    return mod
+
+
+def png_size(path):
+    with open(path, "rb") as f:
+        head = f.read(24)
+    return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+
+
+def write_dir(d, modes=("y", "n")):
+    """a small results directory of R3 (two modes, three runs each) with
+    the first runs' frag.csv in frag/ and their premise samples in
+    windows/, as a committed directory has them (no raw/)"""
+    with open(os.path.join(d, "meta.json"), "w", encoding="utf-8") as f:
+        f.write('{"modes": %s, "workloads": ["r3"], "command": "bench/run", '
+                '"profile": "test", "date": "today", "machine": "test", '
+                '"params": {"r3_window_mb": 32}}' % str(list(modes)).replace("'", '"'))
+    os.makedirs(os.path.join(d, "frag"))
+    os.makedirs(os.path.join(d, "windows"))
+    with open(os.path.join(d, "samples.csv"), "w", encoding="utf-8") as f:
+        f.write("run,mode,workload,point,metric,value\n")
+        for run in (1, 2, 3):
+            for i, m in enumerate(modes):
+                f.write(f"{run},{m},r3,path=light,status,ok\n")
+                f.write(f"{run},{m},r3,path=light,thp_success_pct,{40 + 5 * i + run}\n")
+    head = ("t,reserve_blocks,free_kb,outside_free,free9_blocks,reserve9_blocks,unusable_o,"
+            "unusable_9,extfrag_o,extfrag_9,quantity,physical,policy\n")
+    for m in modes:
+        with open(os.path.join(d, "frag", f"r3-pathlight-{m}-r1.csv"), "w",
+                  encoding="utf-8") as f:
+            f.write(head + "".join(f"{t}.0,{min(t, 5)},1000,0,4,2,0.5,0.5,-1,-1,0,0,0\n"
+                                   for t in range(0, 30, 2)) + "30.0,,,,,,,,,,,,\n")
+        with open(os.path.join(d, "windows", f"r3-pathlight-{m}-r1.csv"), "w",
+                  encoding="utf-8") as f:
+            f.write("window,t,reserve_blocks,reserve_free,reserve9,outside9\n"
+                    "1,12500,5,1024,2,0\n2,15000,5,512,1,0\nend,18000,5,512,,0\n")
+
+
+@unittest.skipUnless(matplotlib, "matplotlib is not installed")
+class ReportPlots(unittest.TestCase):
+    """bench/report's plots: layout, sizes, the committed time series"""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.report = load_report()
+
+    def test_cost_grid(self):
+        pts = [f"order={o} batch={b}" for o in range(5) for b in (1, 64)]
+        grid = self.report.layout(sorted(pts), ["y", "n", "y-prefill"])
+        self.assertEqual(len(grid), 2)
+        self.assertEqual(grid[0], [f"order={o} batch=1" for o in range(5)])
+        self.assertEqual(grid[1], [f"order={o} batch=64" for o in range(5)])
+
+    def test_wrap(self):
+        self.assertEqual(self.report.layout(["mb=256 threads=1", "mb=256 threads=2"], ["y", "n"]),
+                         [["mb=256 threads=1", "mb=256 threads=2"]])
+        grid = self.report.layout([f"p{i}" for i in range(6)], ["y", "n"])
+        self.assertEqual(grid, [["p0", "p1", "p2", "p3"], ["p4", "p5", None, None]])
+        # a panel wider than half of 1600 px: one a row
+        self.assertEqual(len(self.report.layout(["a", "b"], [f"y-m{i}" for i in range(12)])), 2)
+
+    def test_cost_png(self):
+        modes = ["y", "n", "y-prefill"]
+        data = collections.defaultdict(lambda: collections.defaultdict(list))
+        rng = random.Random(3)
+        for o in range(5):
+            for b in (1, 64):
+                for m in modes:
+                    data[("cost", f"order={o} batch={b}", "alloc_ns_per_op")][m] = [
+                        rng.uniform(400, 1800) for _ in range(3)]
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "cost_alloc.png")
+            self.assertTrue(self.report.bars(data, modes, "cost", "alloc_ns_per_op", "cost",
+                                             "time per page (ns)", path))
+            w, h = png_size(path)
+            self.assertLessEqual(w, 1600)
+            self.assertGreaterEqual(w, 1000)
+            self.assertLess(h, 1000)
+
+    def test_kept_series(self):
+        with tempfile.TemporaryDirectory() as d:
+            write_dir(d)
+            # a directory of one regime may name its files without it
+            os.rename(os.path.join(d, "frag", "r3-pathlight-n-r1.csv"),
+                      os.path.join(d, "frag", "pathlight-n-r1.csv"))
+            meta, data, _ = self.report.load(d)
+            got = self.report.first_runs(d, "r3", data, meta["modes"])
+            self.assertEqual([s[:3] for s in got], [("y", "path=light", 1), ("n", "path=light", 1)])
+            # the row cut short is left out
+            self.assertEqual(len(got[0][3]), 15)
+            # a mode without its series: nothing, not a plot of some modes
+            os.remove(os.path.join(d, "frag", "pathlight-n-r1.csv"))
+            self.assertEqual(self.report.first_runs(d, "r3", data, meta["modes"]), [])
+
+    def test_thp_start(self):
+        with tempfile.TemporaryDirectory() as d:
+            write_dir(d)
+            self.assertEqual(self.report.thp_start(d, "y", "path=light", 1, None), 12.5)
+            self.assertIsNone(self.report.thp_start(d, "y", "path=light", 2, None))
+            raw = os.path.join(d, "raw", "r3-pathlight-y-r1")
+            os.makedirs(raw)
+            with open(os.path.join(raw, "output"), "w", encoding="utf-8") as f:
+                f.write("BENCH workload=r3 path=light t_thp=11.3 cycles=1\n")
+            self.assertEqual(self.report.thp_start(d, "y", "path=light", 1, raw), 11.3)
+
+    def test_report_dir(self):
+        """bench/report DIR on a committed directory: the time series from
+        frag/, a plot whose samples are gone kept, every plot at most
+        1600 px wide"""
+        with tempfile.TemporaryDirectory() as d:
+            write_dir(d)
+            with open(os.path.join(d, "burst_reserve.png"), "wb") as f:
+                f.write(b"kept")
+            res = subprocess.run([sys.executable, os.path.join(os.path.dirname(
+                os.path.abspath(__file__)), "report"), d], capture_output=True, text=True,
+                check=False)
+            self.assertEqual(res.returncode, 0, res.stderr)
+            self.assertIn("burst_reserve.png: its samples are not in", res.stderr)
+            with open(os.path.join(d, "results.md"), encoding="utf-8") as f:
+                plots = [x for x in f.read().splitlines() if x.startswith("![")]
+            self.assertEqual(plots, ["![r3_thp.png](r3_thp.png)",
+                                     "![burst_reserve.png](burst_reserve.png)",
+                                     "![r3_time.png](r3_time.png)",
+                                     "![r3_premise.png](r3_premise.png)"])
+            with open(os.path.join(d, "burst_reserve.png"), "rb") as f:
+                self.assertEqual(f.read(), b"kept")
+            for name in ("r3_thp.png", "r3_time.png", "r3_premise.png"):
+                self.assertLessEqual(png_size(os.path.join(d, name))[0], 1600, name)
 
 
 if __name__ == "__main__":
