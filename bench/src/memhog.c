@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The memory hog of the zonelist cache's 2006 benchmark (seed 001): N
+ * The memory hog of the zonelist cache's 2006 benchmark: N
  * threads, each maps and touches 1/N of MB MiB, one store every 4096
  * bytes, in a single pass. Prints "real=S user=S sys=S" in seconds.
  * With "lat" it also times each 2 MiB chunk (512 faults) and prints, in
