@@ -142,7 +142,7 @@ lint: ## shellcheck and python syntax of the project's scripts
 		bench/guest bench/irqsoff scripts/own-tree-check scripts/check-kconfig
 	python3 -m py_compile scripts/check-config.py scripts/objcmp.py selftests/ktap_summary.py \
 		selftests/compare.py selftests/stress_table.py bench/run bench/report bench/zonelist.py \
-		bench/stats.py bench/test_stats.py bench/results-sync \
+		bench/stats.py bench/test_stats.py bench/results-sync bench/check-r2-flag \
 		selftests/soak-guest
 
 check-bisect: ## every commit of the series builds and boots in both modes (long)
