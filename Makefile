@@ -123,8 +123,9 @@ bench-regimes: build-all ## regimes R2-R4 (both R2 cadences, both R3 THP paths) 
 export: ## write the tree's series into kernel-branch.bundle and patches/
 	scripts/export
 
-results-check: ## every figure bench/RESULTS.md quotes in generated markers, and every one the series quotes (bench/quoted-figures), is what the committed samples give
+results-check: ## every figure bench/RESULTS.md quotes in generated markers, and every one the series quotes (bench/quoted-figures), is what the committed samples give; R2's reached flag from its committed series (bench/check-r2-flag)
 	bench/results-sync --check
+	bench/check-r2-flag
 
 results-sync: ## rewrite the generated figures of bench/RESULTS.md from the committed samples
 	bench/results-sync
