@@ -161,7 +161,9 @@ ensure_baseline_tree() {
 		return 0
 	fi
 	# checkout -f rewrites only the files that differ (the last patch's):
-	# make rebuilds no more than those
+	# make rebuilds no more than those. The stamp goes first: a tree left
+	# between patches (apply failed, interrupted) must not pass for one
+	rm -f "$BASELINE_TREE/.baseline"
 	git -C "$BASELINE_TREE" checkout -q -f --detach "$tip" || die "cannot check out $tip in $BASELINE_TREE"
 	git -C "$BASELINE_TREE" diff --quiet HEAD || die "$BASELINE_TREE: cannot reset to $tip"
 	git -C "$BASELINE_TREE" apply "$patch" || die "bench/baselines/$1.patch does not apply to $SERIES_BRANCH ($tip)"
