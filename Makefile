@@ -109,7 +109,7 @@ HOARD_MINUTES ?= 110
 build-baselines: tree ## build the benchmark's baselines (=y with each bench/baselines/NAME.patch) in build/obj-y@NAME
 	@for b in $(wildcard bench/baselines/*.patch); do b=$${b##*/}; scripts/build "y@$${b%.patch}" all || exit 1; done
 
-bench-hoard: build-all build-baselines ## R1 and R3 sweep, 12 rounds over HOARD_MODES (about 4.7 h in all, and 35 min to build its eight kernels on a fresh machine): stops after HOARD_MINUTES; run it again to go on
+bench-hoard: build-all build-baselines ## R1 and R3 sweep, 12 rounds over HOARD_MODES (about 5.6 h in all, and 35 min to build its eight kernels on a fresh machine): stops after HOARD_MINUTES; run it again to go on
 	@t0=$$(date +%s); rc=0; \
 	if [ -e "$(HOARD_OUT)/samples.csv" ]; then resume=--resume; else resume=; fi; \
 	bench/run --profile hoard --workloads r1,r3 --modes "$(HOARD_MODES)" --out "$(HOARD_OUT)" \
