@@ -16,10 +16,10 @@ SHELL := /bin/bash
 .PHONY: help deps tree build build-all boot run kselftest test test-full stress-tests \
 	build-debug soak soak-short bad-args build-matrix build-matrix-distro \
 	export check check-kconfig lint results-check results-sync check-failures check-bisect own-tree-check compare-objects compare-selftests clean \
-	bench bench-full bench-smoke bench-regimes bench-irqsoff bench-hoard build-baselines
+	bench bench-full bench-smoke bench-r2 bench-regimes bench-irqsoff bench-hoard build-baselines
 
 help: ## this list
-	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
+	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | \
 		awk -F':.*## ' '{ name[NR] = $$1; text[NR] = $$2; if (length($$1) > w) w = length($$1) } \
 			END { for (i = 1; i <= NR; i++) printf "  make %-" w "s  %s\n", name[i], text[i] }'
 	@echo
@@ -117,6 +117,11 @@ bench-hoard: build-all build-baselines ## R1 and R3 sweep, 12 rounds over HOARD_
 	echo "bench-hoard took $$(( $$(date +%s) - t0 )) s"; \
 	if [ $$rc = 3 ]; then echo "bench-hoard: not done yet: run make bench-hoard again to go on"; exit 0; fi; \
 	exit $$rc
+
+bench-r2: build-all ## regime R2 alone (bench/params.conf [r2]): 6 rounds of =y, =n and the policy (y@recycle), about 27 min (and 13 min to build y@recycle on a fresh machine): build/bench/r2-<time>/
+	scripts/build y@recycle all
+	bench/run --profile r2 --workloads r2 --modes "y n y@recycle" \
+		--out build/bench/r2-$$(date +%Y%m%d-%H%M%S)
 
 bench-regimes: build-all ## regimes R2-R4 (both R2 cadences, both R3 THP paths) for BENCH_MODES, 3 runs (about an hour)
 	bench/run --profile regimes --workloads r2,r3,r4 --modes "$(BENCH_MODES)" \
