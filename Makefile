@@ -118,7 +118,7 @@ bench-hoard: build-all build-baselines ## R1 and R3 sweep, 12 rounds over HOARD_
 	if [ $$rc = 3 ]; then echo "bench-hoard: not done yet: run make bench-hoard again to go on"; exit 0; fi; \
 	exit $$rc
 
-bench-r2: build-all ## regime R2 alone (bench/params.conf [r2]): 6 rounds of =y, =n and the policy (y@recycle), about 27 min (and 13 min to build y@recycle on a fresh machine): build/bench/r2-<time>/
+bench-r2: build-all ## regime R2 alone (bench/params.conf [r2]): 12 rounds of =y, =n and the policy (y@recycle), 65 min here (and 13 min to build y@recycle on a fresh machine): build/bench/r2-<time>/
 	scripts/build y@recycle all
 	bench/run --profile r2 --workloads r2 --modes "y n y@recycle" \
 		--out build/bench/r2-$$(date +%Y%m%d-%H%M%S)
