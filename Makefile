@@ -16,7 +16,7 @@ SHELL := /bin/bash
 .PHONY: help deps tree build build-all boot run kselftest test test-full stress-tests \
 	build-debug soak soak-short bad-args build-matrix build-matrix-distro \
 	export check check-kconfig lint results-check results-sync check-failures check-bisect own-tree-check compare-objects compare-selftests clean \
-	bench bench-full bench-smoke bench-r2 bench-regimes bench-irqsoff bench-hoard build-baselines
+	bench bench-full bench-smoke bench-r2 bench-policy-cost bench-regimes bench-irqsoff bench-hoard build-baselines
 
 help: ## this list
 	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -116,6 +116,17 @@ bench-hoard: build-all build-baselines ## R1 and R3 sweep, 12 rounds over HOARD_
 		--max-minutes "$(HOARD_MINUTES)" $$resume || rc=$$?; \
 	echo "bench-hoard took $$(( $$(date +%s) - t0 )) s"; \
 	if [ $$rc = 3 ]; then echo "bench-hoard: not done yet: run make bench-hoard again to go on"; exit 0; fi; \
+	exit $$rc
+
+#: COST_OUT=build/bench/policy-cost  bench-policy-cost: its directory; a second make bench-policy-cost goes on with it
+COST_OUT ?= build/bench/policy-cost
+bench-policy-cost: build-all build-baselines ## R4 and the allocation cost (bench/params.conf [policy-cost]), 12 rounds of =y, the policy (y@recycle) and the three 2026 proposals, for the goal table's "no worse than =y" rows (not yet run in this form: its guests took about 49 s and 21 s in earlier sweeps, so about 70 min): stops after HOARD_MINUTES; run it again to go on
+	@t0=$$(date +%s); rc=0; \
+	if [ -e "$(COST_OUT)/samples.csv" ]; then resume=--resume; else resume=; fi; \
+	bench/run --profile policy-cost --workloads r4,alloc --modes "y y@recycle y@costly y@fastpath y@pcpnogrow" \
+		--out "$(COST_OUT)" --max-minutes "$(HOARD_MINUTES)" $$resume || rc=$$?; \
+	echo "bench-policy-cost took $$(( $$(date +%s) - t0 )) s"; \
+	if [ $$rc = 3 ]; then echo "bench-policy-cost: not done yet: run make bench-policy-cost again to go on"; exit 0; fi; \
 	exit $$rc
 
 bench-r2: build-all ## regime R2 alone (bench/params.conf [r2]): 12 rounds of =y, =n and the policy (y@recycle), 65 min here (and 13 min to build y@recycle on a fresh machine): build/bench/r2-<time>/
