@@ -85,7 +85,7 @@ bad-args: ## every top-level command given wrong arguments fails in one line and
 
 #: BENCH_MODES="y n"  bench, bench-full, bench-regimes: the modes measured (also y-prefill: =y with the policy on; y@NAME: a baseline)
 BENCH_MODES ?= y n
-bench: build-all ## A/B benchmark, quick profile (=y, =n, =y with the policy on; every workload and regime R1-R4, about 45 min): build/bench/<time>/
+bench: build-all ## A/B benchmark, quick profile: every workload and regime R1-R4, 3 runs of BENCH_MODES (=y and =n; 29 min for the two on v3, 42 min with a third mode on v4; not yet timed on v5): build/bench/<time>/
 	bench/run --profile quick --modes "$(BENCH_MODES)"
 
 bench-full: build-all ## A/B benchmark, full profile (long; see bench/RESULTS.md)
