@@ -120,7 +120,8 @@ bench-hoard: build-all build-baselines ## R1 and R3 sweep, 12 rounds over HOARD_
 
 #: COST_OUT=build/bench/policy-cost  bench-policy-cost: its directory; a second make bench-policy-cost goes on with it
 COST_OUT ?= build/bench/policy-cost
-bench-policy-cost: build-all build-baselines ## R4 and the allocation cost (bench/params.conf [policy-cost]), 12 rounds of =y, the policy (y@recycle) and the three 2026 proposals, for the goal table's "no worse than =y" rows (not yet run in this form: its guests took about 49 s and 21 s in earlier sweeps, so about 70 min): stops after HOARD_MINUTES; run it again to go on
+bench-policy-cost: tree ## R4 and the allocation cost (bench/params.conf [policy-cost]), 12 rounds of =y, the policy (y@recycle) and the three 2026 proposals, for the goal table's "no worse than =y" rows (not yet run in this form: its guests took about 49 s and 21 s in earlier sweeps, so about 70 min): stops after HOARD_MINUTES; run it again to go on
+	@for m in y y@recycle y@costly y@fastpath y@pcpnogrow; do scripts/build $$m all || exit 1; done
 	@t0=$$(date +%s); rc=0; \
 	if [ -e "$(COST_OUT)/samples.csv" ]; then resume=--resume; else resume=; fi; \
 	bench/run --profile policy-cost --workloads r4,alloc --modes "y y@recycle y@costly y@fastpath y@pcpnogrow" \
@@ -129,8 +130,8 @@ bench-policy-cost: build-all build-baselines ## R4 and the allocation cost (benc
 	if [ $$rc = 3 ]; then echo "bench-policy-cost: not done yet: run make bench-policy-cost again to go on"; exit 0; fi; \
 	exit $$rc
 
-bench-r2: build-all ## regime R2 alone (bench/params.conf [r2]): 12 rounds of =y, =n and the policy (y@recycle), 65 min here (and 13 min to build y@recycle on a fresh machine): build/bench/r2-<time>/
-	scripts/build y@recycle all
+bench-r2: tree ## regime R2 alone (bench/params.conf [r2]): 12 rounds of =y, =n and the policy (y@recycle), 65 min here (on a fresh machine first about 27 min to build the three kernels): build/bench/r2-<time>/
+	@for m in y n y@recycle; do scripts/build $$m all || exit 1; done
 	bench/run --profile r2 --workloads r2 --modes "y n y@recycle" \
 		--out build/bench/r2-$$(date +%Y%m%d-%H%M%S)
 
