@@ -104,6 +104,8 @@ bench-smoke: build-all ## the benchmark's pipeline, one short run of R1 and work
 HOARD_MODES ?= y n $(addprefix y@,$(basename $(notdir $(wildcard bench/baselines/*.patch))))
 #: HOARD_OUT=build/bench/hoard  bench-hoard: the sweep's directory; a second make bench-hoard goes on with it
 HOARD_OUT ?= build/bench/hoard
+#: HOARD_RUNS=  bench-hoard: rounds instead of the profile's 12; a finished sweep given more goes on with a round more of every mode (where guests were lost)
+HOARD_RUNS ?=
 #: HOARD_MINUTES=110  bench-hoard: a part's length; it stops after this many minutes (and the guest running then)
 HOARD_MINUTES ?= 110
 build-baselines: tree ## build the benchmark's baselines (=y with each bench/baselines/NAME.patch) in build/obj-y@NAME
@@ -113,7 +115,7 @@ bench-hoard: build-all build-baselines ## R1 and R3 sweep, 12 rounds over HOARD_
 	@t0=$$(date +%s); rc=0; \
 	if [ -e "$(HOARD_OUT)/samples.csv" ]; then resume=--resume; else resume=; fi; \
 	bench/run --profile hoard --workloads r1,r3 --modes "$(HOARD_MODES)" --out "$(HOARD_OUT)" \
-		--max-minutes "$(HOARD_MINUTES)" $$resume || rc=$$?; \
+		--max-minutes "$(HOARD_MINUTES)" $(if $(HOARD_RUNS),--runs "$(HOARD_RUNS)") $$resume || rc=$$?; \
 	echo "bench-hoard took $$(( $$(date +%s) - t0 )) s"; \
 	if [ $$rc = 3 ]; then echo "bench-hoard: not done yet: run make bench-hoard again to go on"; exit 0; fi; \
 	exit $$rc
