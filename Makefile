@@ -85,7 +85,7 @@ bad-args: ## every top-level command given wrong arguments fails in one line and
 
 #: BENCH_MODES="y n"  bench, bench-full, bench-regimes: the modes measured (also y@NAME: =y with bench/baselines/NAME.patch, y@recycle the policy on; y+recycle: the build matrix's =y with the policy on)
 BENCH_MODES ?= y n
-bench: build-all ## A/B benchmark, quick profile: every workload and regime R1-R4, 3 runs of BENCH_MODES (=y and =n; 29 min for the two on v3, 42 min with a third mode on v4; not yet timed on v5): build/bench/<time>/
+bench: build-all ## A/B benchmark, quick profile: every workload and regime R1-R4, 3 runs of BENCH_MODES (=y and =n: 34.5 min on v5, 29 min on v3; 42 min with a third mode on v4): build/bench/<time>/
 	bench/run --profile quick --modes "$(BENCH_MODES)"
 
 bench-full: build-all ## A/B benchmark, full profile (long; see bench/RESULTS.md)
