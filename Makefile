@@ -85,8 +85,10 @@ bad-args: ## every top-level command given wrong arguments fails in one line and
 
 #: BENCH_MODES="y n"  bench, bench-full, bench-regimes: the modes measured (also y@NAME: =y with bench/baselines/NAME.patch, y@recycle the policy on; y+recycle: the build matrix's =y with the policy on)
 BENCH_MODES ?= y n
-bench: build-all ## A/B benchmark, quick profile: every workload and regime R1-R4, 3 runs of BENCH_MODES (=y and =n: 34.5 min on v5, 29 min on v3; 42 min with a third mode on v4): build/bench/<time>/
-	bench/run --profile quick --modes "$(BENCH_MODES)"
+#: BENCH_WORKLOADS=r1,r3,r4,burst,thp,alloc  bench: the workloads (R2 has make bench-r2: at the quick size 3 runs a mode reached it in 2 of 6 runs on v5, for 659 of the 2038 s)
+BENCH_WORKLOADS ?= r1,r3,r4,burst,thp,alloc
+bench: build-all ## A/B benchmark, quick profile: regimes R1, R3, R4 and the older workloads, 3 runs of BENCH_MODES (=y and =n: 24 min on v5; R2 is make bench-r2's): build/bench/<time>/
+	bench/run --profile quick --workloads "$(BENCH_WORKLOADS)" --modes "$(BENCH_MODES)"
 
 bench-full: build-all ## A/B benchmark, full profile (long; see bench/RESULTS.md)
 	bench/run --profile full --modes "$(BENCH_MODES)"
